@@ -1,0 +1,59 @@
+"""Plain detection values: what every detector backend returns, whatever model produced it.
+
+A foreign model's output is converted to these at one boundary (the backend modules); the rest of
+the product (tracker, evaluation, CLI) only ever sees `Detection` and `Frame`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from engine.cards import CARD_NAMES
+
+# Class index → card name. The detector's 32 classes follow the engine's deck order.
+CLASS_NAMES: tuple[str, ...] = CARD_NAMES
+
+
+@dataclass(frozen=True, slots=True)
+class Detection:
+    """One card seen in one image: its name ('JH'), the model's confidence, and its box in pixels."""
+
+    card: str
+    confidence: float
+    box: tuple[float, float, float, float]  # x0, y0, x1, y1
+    # Other readings of the same object, best first: [(card, confidence), ...] — lets the tracker
+    # take the second-best reading when the best one is already on the table.
+    alternatives: tuple[tuple[str, float], ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        if self.card not in CLASS_NAMES:
+            raise ValueError(f"card must be one of the 32 belote cards, got {self.card!r}")
+        if not 0.0 <= self.confidence <= 1.0:
+            raise ValueError(f"confidence must be in [0, 1], got {self.confidence!r}")
+        if len(self.box) != 4:
+            raise ValueError(f"box must have 4 numbers (x0, y0, x1, y1), got {self.box!r}")
+        x0, y0, x1, y1 = self.box
+        if not (x1 >= x0 and y1 >= y0):
+            raise ValueError(f"box must satisfy x0 <= x1 and y0 <= y1, got {self.box!r}")
+
+    @property
+    def center(self) -> tuple[float, float]:
+        x0, y0, x1, y1 = self.box
+        return ((x0 + x1) / 2, (y0 + y1) / 2)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "card": self.card,
+            "confidence": round(self.confidence, 4),
+            "box": [round(v, 1) for v in self.box],
+        }
+
+
+def one_per_card(detections: Iterable[Detection]) -> list[Detection]:
+    """Keep the most confident detection of each card: a deck holds one of each."""
+    best: dict[str, Detection] = {}
+    for d in detections:
+        if d.card not in best or d.confidence > best[d.card].confidence:
+            best[d.card] = d
+    return sorted(best.values(), key=lambda d: -d.confidence)
