@@ -1,0 +1,125 @@
+"""Simulated deals: the deal played (with injected revokes) and its timeline on the felt."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+
+from engine.cards import DECK, Seat
+from engine.observe import ObservedDeal
+from engine.rules import PRESETS, find_rules
+from vision.deal_script import CARD_CM, SIDE, build_timeline, play_deal
+
+
+def _audit(deal, hands):
+    obs = ObservedDeal(find_rules(deal.rules), deal.contract, deal.dealer, hands)
+    for seat, card in deal.plays:
+        obs.play(seat, card)
+    return obs
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+@pytest.mark.parametrize("n_illegal", [0, 1, 3])
+def test_deal_is_complete_and_only_injected_plays_are_illegal(preset: str, n_illegal: int) -> None:
+    deal = play_deal(random.Random(7 + n_illegal), preset, n_illegal=n_illegal)
+    cards = [c for _, c in deal.plays]
+    assert sorted(c.index for c in cards) == [c.index for c in DECK]
+    for seat, card in deal.plays:
+        assert card in deal.hands[seat]
+    assert len(deal.illegal) == n_illegal
+    rules = find_rules(preset)
+    assert deal.contract.trump in rules.trump_modes
+    # With the hands, the engine finds exactly the injected plays; without them (what a camera
+    # sees), a later play by the same player proves each one.
+    assert [v.play for v in _audit(deal, deal.hands).violations] == list(deal.illegal)
+    seen = _audit(deal, None).violations
+    assert sorted(v.play for v in seen) == list(deal.illegal)
+    assert all(v.proven_by is not None and v.proven_by > v.play for v in seen)
+
+
+def test_same_seed_same_deal_and_timeline() -> None:
+    a = play_deal(random.Random(5), n_illegal=2)
+    b = play_deal(random.Random(5), n_illegal=2)
+    c = play_deal(random.Random(6), n_illegal=2)
+    assert a == b
+    assert a.plays != c.plays
+    ta, tb = build_timeline(a, random.Random(1)), build_timeline(b, random.Random(1))
+    assert ta.t_settled == tb.t_settled
+    assert ta.scene_at(20.0) == tb.scene_at(20.0)
+
+
+def test_record_has_the_engine_fields() -> None:
+    deal = play_deal(random.Random(2))
+    rec = deal.record()
+    assert set(rec) == {"rules", "dealer", "contract", "hands", "plays"}
+    assert len(rec["plays"]) == 32 and all(len(h) == 8 for h in rec["hands"].values())
+    record = pytest.importorskip("engine.record")
+    loaded = record.load_record(rec)
+    assert len(loaded.plays) == 32
+
+
+def _near_hand(scene, x: float, y: float, radius: float) -> bool:
+    return any(math.hypot(h.x - x, h.y - y) < radius for h in scene.hands)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_timeline_settles_each_card_in_front_of_its_player(seed: int) -> None:
+    deal = play_deal(random.Random(seed), n_illegal=1)
+    tl = build_timeline(deal, random.Random(seed))
+    assert len(tl.t_settled) == 32
+    assert tl.t_settled == sorted(tl.t_settled)
+    assert 0 < tl.t_settled[0] and tl.t_settled[-1] < tl.duration
+    for i, (seat, card) in enumerate(deal.plays):
+        t = tl.t_settled[i]
+        before = {p.card: p for p in tl.scene_at(t - 0.01).cards}
+        now = {p.card: p for p in tl.scene_at(t).cards}
+        pose = now[card]
+        # Still (unless nudged later, never within 0.1 s) and uncovered by the hand that put it.
+        assert math.hypot(pose.x - before[card].x, pose.y - before[card].y) < 1e-6
+        assert not _near_hand(tl.scene_at(t), pose.x, pose.y, CARD_CM[1])
+        # On the player's side of the middle, near the centre of the felt.
+        sx, sy = SIDE[seat]
+        assert 5 < pose.x * sx + pose.y * sy < 12
+        # Before the hand brings it, the card is nowhere.
+        if i:
+            assert card not in {p.card for p in tl.scene_at(tl.t_settled[i - 1]).cards}
+
+
+def test_tricks_are_gathered_towards_the_winner_and_vanish() -> None:
+    deal = play_deal(random.Random(4))
+    tl = build_timeline(deal, random.Random(4))
+    winners = deal.winners
+    assert len(tl.gathered) == 8
+    for trick in range(8):
+        cards = {c for _, c in deal.plays[4 * trick : 4 * trick + 4]}
+        t_last = tl.t_settled[4 * trick + 3]
+        assert cards <= {p.card for p in tl.scene_at(t_last).cards}
+        gone = {p.card for p in tl.scene_at(tl.gathered[trick] + 0.01).cards}
+        assert not cards & gone
+        # Just before vanishing, the cards are on the winner's side of the table.
+        sx, sy = SIDE[winners[trick]]
+        late = [p for p in tl.scene_at(tl.gathered[trick] - 0.45).cards if p.card in cards]
+        assert late and all(p.x * sx + p.y * sy > 15 for p in late)
+    # Never more than the four cards of a trick plus the one being brought in.
+    for k in range(int(tl.duration * 5)):
+        assert len(tl.scene_at(k / 5).cards) <= 5
+
+
+def test_hands_pass_over_the_cards() -> None:
+    deal = play_deal(random.Random(9))
+    tl = build_timeline(deal, random.Random(9), passes=1.0)
+    covered = 0
+    for k in range(int(tl.duration * 5)):
+        scene = tl.scene_at(k / 5)
+        covered += any(_near_hand(scene, p.x, p.y, 4.0) for p in scene.cards)
+    assert covered > 20
+    assert all(h.seat in Seat for h in tl.scene_at(tl.t_settled[5] - 0.5).hands)
+
+
+def test_pace_scales_the_deal() -> None:
+    deal = play_deal(random.Random(3))
+    slow = build_timeline(deal, random.Random(3), pace=1.0)
+    fast = build_timeline(deal, random.Random(3), pace=0.5)
+    assert fast.duration == pytest.approx(slow.duration / 2, rel=0.01)
