@@ -1,0 +1,133 @@
+"""Judging records: plays through `ObservedDeal`, annonces checked, deals scored, games summed.
+
+The `belote score` object of a deal record is exactly
+`{"tricks", "card_points", "result", "score", "violations"}`; `card_points`, `result` and `score`
+are null until the deal is complete. A thrown-in deal has result "thrown-in" and scores 0-0. A game
+record gives `{"deals": [deal object, ...], "game": summary}` (see docs/record-format.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.annonces import Declared, belotes_from_plays
+from engine.cards import Seat, Team
+from engine.game import Game
+from engine.observe import ObservedDeal, Violation
+from engine.record import DealRecord, Record
+from engine.rules import RuleSet
+from engine.scoring import DealResult, ScoringError, score_deal
+
+FALSE_ANNOUNCE = "false-announce"
+
+
+@dataclass(slots=True)
+class JudgedDeal:
+    """A deal record judged: the observed plays, violations, and (when complete) the result."""
+
+    deal: DealRecord
+    observed: ObservedDeal | None  # None when thrown in
+    violations: list[Violation] = field(default_factory=list)
+    valid: list[Declared] = field(default_factory=list)
+    false: list[Declared] = field(default_factory=list)
+    belote: list[Seat] = field(default_factory=list)
+    result: DealResult | None = None
+    problem: str | None = None  # why a complete deal has no score (e.g. a card played twice)
+
+    @property
+    def complete(self) -> bool:
+        return self.observed is not None and self.observed.is_complete
+
+    def card_points(self) -> dict[Team, int] | None:
+        if self.observed is None or not self.complete:
+            return None
+        points = {Team.NS: 0, Team.EW: 0}
+        for t in self.observed.tricks:
+            points[t.winner.team] += t.points
+        return points
+
+    def to_json(self) -> dict[str, object]:
+        """The `belote score` object of this deal."""
+        if self.observed is None:
+            return {"tricks": [], "card_points": None, "result": "thrown-in",
+                    "score": {"NS": 0, "EW": 0}, "violations": []}
+        cp = self.card_points()
+        return {
+            "tricks": [t.to_json() for t in self.observed.tricks],
+            "card_points": None if cp is None else {str(t): cp[t] for t in Team},
+            "result": None if self.result is None else self.result.result,
+            "score": None if self.result is None else self.result.score_json(),
+            "violations": [v.to_json() for v in self.violations],
+        }
+
+
+def _check_announce(obs: ObservedDeal, deal: DealRecord, d: Declared) -> Violation | None:
+    """A false-announce if the hands (or the plays) show the seat did not hold the cards."""
+    mine = [i for i, (s, _) in enumerate(obs.plays) if s is d.seat]
+    if not mine:
+        return None  # declared with the first card: nothing to judge before it
+    first = mine[0]
+    for card in d.annonce.cards:
+        if deal.hands is not None:
+            if card not in deal.hands[d.seat]:
+                return Violation(first, d.seat, card, FALSE_ANNOUNCE, None)
+            continue
+        seen = obs.who_played(card)
+        if seen is not None and seen[1] is not d.seat:
+            return Violation(first, d.seat, card, FALSE_ANNOUNCE, seen[0])
+    return None
+
+
+def judge_deal(rules: RuleSet, deal: DealRecord) -> JudgedDeal:
+    """Replay the plays as seen, check annonces, and score the deal once it is complete."""
+    if deal.contract is None:
+        return JudgedDeal(deal, None)
+    contract = deal.contract
+    obs = ObservedDeal(rules, contract, deal.dealer, deal.hands)
+    for seat, card in deal.plays:
+        obs.play(seat, card)
+    out = JudgedDeal(deal, obs, obs.violations)
+    for d in deal.declared(rules) if rules.annonces else []:
+        v = _check_announce(obs, deal, d)
+        if v is None:
+            out.valid.append(d)
+        elif v.proven_by is not None or deal.hands is not None:
+            out.false.append(d)
+            out.violations.append(v)
+    out.violations.sort(key=lambda v: (v.play, v.rule != FALSE_ANNOUNCE))
+    seen = belotes_from_plays(deal.plays, contract.trump, rules)
+    declared = set(deal.belote)
+    out.belote = [s for s, _ in seen if not rules.belote_requires_declaration or s in declared]
+    if obs.is_complete:
+        try:
+            out.result = score_deal(rules, contract, obs.tricks, declared=out.valid,
+                                    false_declared=out.false, belote=out.belote)
+        except ScoringError as exc:
+            out.problem = str(exc)
+    return out
+
+
+def judge_game(record: Record) -> tuple[list[JudgedDeal], Game]:
+    """Judge every deal and add the complete ones to a `Game` under the record's rules."""
+    first = record.deals[0].dealer if record.deals else Seat.N
+    game = Game(record.rules, first)
+    judged = []
+    for deal in record.deals:
+        j = judge_deal(record.rules, deal)
+        judged.append(j)
+        if game.is_over:
+            game.notes.append(f"deal {len(judged)} was played after the end of the game")
+        elif j.observed is None:
+            game.add(None)
+        elif j.result is not None:
+            game.add(j.result)
+    return judged, game
+
+
+def judge_record(record: Record) -> dict[str, object]:
+    """`belote score`'s object: a deal record's object, or a game's deals and summary."""
+    judged, game = judge_game(record)
+    if not record.game and len(judged) == 1:
+        return judged[0].to_json()
+    return {"deals": [j.to_json() for j in judged], "game": game.to_json()}
+

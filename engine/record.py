@@ -1,0 +1,369 @@
+"""JSON game records (version 1): read leniently, write, and judge into the `belote score` object.
+
+>>> rec = load_record({"rules": "ffb-coinche", "dealer": "E",
+...                    "contract": {"taker": "N", "bid": 90, "trump": "H"},
+...                    "plays": [["N", "7S"], ["W", "8S"], ["S", "AS"], ["E", "TS"]]})
+>>> out = judge(rec)
+>>> out["tricks"], out["card_points"], out["score"]
+([{'leader': 'N', 'winner': 'S', 'points': 21}], None, None)
+>>> load_record({"rules": "ffb-coinche", "dealer": "E", "contract": rec.deals[0].contract.to_json(),
+...              "plays": [["N", "7X"]]})
+Traceback (most recent call last):
+...
+engine.record.RecordError: plays[0][1]: unknown card '7X': unknown suit 'X': expected one of S H D C
+
+Two forms (docs/record-format.md): a deal `{"rules", "dealer", "contract", "plays", ...}` and a
+game `{"rules", "dealer", "deals": [deal, ...]}` whose deals inherit the rules and the dealer
+rotation. Like python-chess's PGN reader, `read_record` never raises: it collects every error
+(`Record.errors`, each naming its field path); `load_record` raises the first as `RecordError`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Any, TypeVar
+
+from engine.annonces import AnnonceError, Declared, annonce_of
+from engine.auction import AuctionError, auction_for
+from engine.cards import Card, CardError, Seat
+from engine.contract import Contract, ContractError
+from engine.rules import PRESETS, RulesError, RuleSet, find_rules
+
+RECORD_VERSION = 1
+_DEAL_KEYS = {"dealer", "contract", "hands", "plays", "announces", "belote", "auction",
+              "turned", "meta"}
+_TOP_KEYS = {"version", "rules", "meta"}
+X = TypeVar("X")
+
+
+class RecordError(ValueError):
+    """A record that cannot be read; the message starts with the field path. `.errors`: all."""
+
+    def __init__(self, errors: Sequence[str]) -> None:
+        super().__init__(errors[0] if errors else "bad record")
+        self.errors = list(errors)
+
+
+@dataclass(frozen=True, slots=True)
+class Announce:
+    """An annonce as declared in a record: the seat and the cards it says it holds."""
+
+    seat: Seat
+    cards: tuple[Card, ...]
+
+    def to_json(self) -> dict[str, object]:
+        return {"seat": str(self.seat), "cards": [str(c) for c in self.cards]}
+
+
+@dataclass(frozen=True, slots=True)
+class DealRecord:
+    """One deal: contract None means thrown in (four passes) or cancelled (prise)."""
+
+    dealer: Seat
+    contract: Contract | None
+    plays: tuple[tuple[Seat, Card], ...] = ()
+    hands: Mapping[Seat, tuple[Card, ...]] | None = None
+    announces: tuple[Announce, ...] = ()
+    belote: tuple[Seat, ...] = ()
+    auction: tuple[str, ...] | None = None
+    turned: Card | None = None
+
+    def declared(self, rules: RuleSet) -> list[Declared]:
+        """The announces as annonces (the record reader has checked that each forms one)."""
+        assert self.contract is not None
+        trump = self.contract.trump
+        return [Declared(a.seat, annonce_of(a.cards, trump, rules)) for a in self.announces]
+
+    def to_json(self, rules: RuleSet | None = None) -> dict[str, object]:
+        out: dict[str, object] = {}
+        if rules is not None:
+            out["version"] = RECORD_VERSION
+            out["rules"] = _rules_json(rules)
+        out["dealer"] = str(self.dealer)
+        if self.auction is not None:
+            out["auction"] = list(self.auction)
+        if self.turned is not None:
+            out["turned"] = str(self.turned)
+        out["contract"] = None if self.contract is None else self.contract.to_json()
+        if self.hands is not None:
+            out["hands"] = {str(s): [str(c) for c in self.hands[s]] for s in Seat}
+        out["plays"] = [[str(s), str(c)] for s, c in self.plays]
+        if self.announces:
+            out["announces"] = [a.to_json() for a in self.announces]
+        if self.belote:
+            out["belote"] = [str(s) for s in self.belote]
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """A deal record (`game` False, one deal) or a game record (`game` True)."""
+
+    rules: RuleSet
+    deals: tuple[DealRecord, ...]
+    game: bool = False
+    errors: tuple[str, ...] = field(default=())
+
+    def to_json(self) -> dict[str, object]:
+        """The record in the version-1 JSON form it was read from (deal or game)."""
+        if not self.game and len(self.deals) == 1:
+            return self.deals[0].to_json(self.rules)
+        deals = [d.to_json() for d in self.deals]
+        return {"version": RECORD_VERSION, "rules": _rules_json(self.rules),
+                "dealer": str(self.deals[0].dealer) if self.deals else "N", "deals": deals}
+
+
+def _rules_json(rules: RuleSet) -> object:
+    """A preset name, or the preset plus the knobs that differ from it."""
+    base = PRESETS.get(rules.name)
+    if base is None:
+        return {"preset": "ffb-coinche", **{k: v for k, v in rules.to_json().items()
+                                             if k != "name"}}
+    diff = {k: v for k, v in rules.to_json().items() if v != base.to_json()[k]}
+    return rules.name if not diff else {"preset": rules.name, **diff}
+
+
+class _Reader:
+    """Collects errors with their field paths while reading."""
+
+    def __init__(self) -> None:
+        self.errors: list[str] = []
+
+    def err(self, path: str, message: str) -> None:
+        self.errors.append(f"{path}: {message}" if path else message)
+
+    def get(self, path: str, fn: Callable[[], X]) -> X | None:
+        try:
+            return fn()
+        except (CardError, ContractError, RulesError, AnnonceError, AuctionError) as exc:
+            self.err(path, str(exc))
+        except (TypeError, AttributeError, ValueError) as exc:
+            self.err(path, f"cannot read it ({exc})")
+        return None
+
+    def list_at(self, obj: Mapping[str, Any], key: str, path: str) -> list[Any]:
+        value = obj.get(key, [])
+        if value is None:
+            return []
+        if not isinstance(value, list):
+            self.err(path, f"expected a list, got {type(value).__name__}")
+            return []
+        return value
+
+    def seat(self, value: Any, path: str) -> Seat | None:
+        return self.get(path, lambda: Seat.from_str(value))
+
+    def card(self, value: Any, path: str) -> Card | None:
+        if isinstance(value, int) and value == 10:
+            value = "10"
+        return self.get(path, lambda: Card.from_str(value))
+
+
+def read_record(obj: object) -> Record:
+    """Read a deal or game record leniently: never raises, errors in `Record.errors`."""
+    rd = _Reader()
+    if not isinstance(obj, Mapping):
+        return Record(find_rules("ffb-coinche"), (), False, ("record must be a JSON object",))
+    game = "deals" in obj
+    allowed = _TOP_KEYS | ({"deals", "dealer"} if game else _DEAL_KEYS)
+    for key in obj:
+        if key not in allowed:
+            rd.err(str(key), "unknown field" + (" (a game record lists its deals in 'deals')"
+                                                if game and key in _DEAL_KEYS else ""))
+    version = obj.get("version", RECORD_VERSION)
+    if version != RECORD_VERSION or isinstance(version, bool):
+        rd.err("version", f"unknown version {version!r}; this reader knows {RECORD_VERSION}")
+    if "rules" not in obj:
+        rd.err("rules", "missing (a preset name such as 'ffb-coinche', or {\"preset\": ...})")
+    rules = rd.get("rules", lambda: find_rules(obj["rules"])) if "rules" in obj else None
+    if rules is None:
+        rules = find_rules("ffb-coinche")
+    deals: list[DealRecord] = []
+    if not game:
+        d = _read_deal(rd, obj, "", rules, None)
+        if d is not None:
+            deals.append(d)
+        return Record(rules, tuple(deals), False, tuple(rd.errors))
+    dealer = rd.seat(obj["dealer"], "dealer") if "dealer" in obj else None
+    items = rd.list_at(obj, "deals", "deals")
+    for i, item in enumerate(items):
+        path = f"deals[{i}]"
+        if not isinstance(item, Mapping):
+            rd.err(path, "a deal must be an object")
+            continue
+        if "rules" in item or "version" in item:
+            rd.err(f"{path}.rules", "a game record sets the rules once, at the top")
+        if i < len(items) - 1 and len(item.get("plays") or []) not in (0, 32) and \
+                item.get("contract") is not None:
+            rd.err(f"{path}.plays", "only the last deal of a game may stop mid-deal")
+        d = _read_deal(rd, item, path + ".", rules, dealer)
+        if d is None:
+            break  # the dealer rotation is lost after a deal we cannot read
+        deals.append(d)
+        dealer = d.dealer.next(rules.clockwise)
+    return Record(rules, tuple(deals), True, tuple(rd.errors))
+
+
+def load_record(obj: object) -> Record:
+    """Read a record strictly: `RecordError` names the first bad field (`.errors` has all)."""
+    rec = read_record(obj)
+    if rec.errors:
+        raise RecordError(rec.errors)
+    return rec
+
+
+def _read_deal(rd: _Reader, obj: Mapping[str, Any], p: str, rules: RuleSet,
+               expected_dealer: Seat | None) -> DealRecord | None:
+    for key in obj:
+        if p and key not in _DEAL_KEYS | {"rules", "version"}:
+            rd.err(f"{p}{key}", "unknown field")
+    if "dealer" in obj:
+        dealer = rd.seat(obj["dealer"], f"{p}dealer")
+        if dealer is not None and expected_dealer is not None and dealer is not expected_dealer:
+            rd.err(f"{p}dealer", f"expected {expected_dealer} (the deal passes "
+                   f"{rules.direction}), got {dealer}")
+    else:
+        dealer = expected_dealer
+        if dealer is None:
+            rd.err(f"{p}dealer", "missing (N, E, S or W)")
+    if dealer is None:
+        return None
+    contract = _read_contract(rd, obj, p, rules, dealer)
+    plays: list[tuple[Seat, Card]] = []
+    raw_plays = rd.list_at(obj, "plays", f"{p}plays")
+    if len(raw_plays) > 32:
+        rd.err(f"{p}plays", f"a deal has at most 32 plays, got {len(raw_plays)}")
+    if raw_plays and "contract" in obj and obj["contract"] is None:
+        rd.err(f"{p}plays", "a thrown-in deal (contract null) has no plays")
+    for i, pair in enumerate(raw_plays[:32]):
+        if not isinstance(pair, list) or len(pair) != 2:
+            rd.err(f"{p}plays[{i}]", f"expected [seat, card], got {pair!r}")
+            continue
+        seat, card = rd.seat(pair[0], f"{p}plays[{i}][0]"), rd.card(pair[1], f"{p}plays[{i}][1]")
+        if seat is not None and card is not None:
+            plays.append((seat, card))
+    hands = _read_hands(rd, obj, p) if obj.get("hands") is not None else None
+    announces: list[Announce] = []
+    used: dict[tuple[Seat, Card], int] = {}
+    for i, a in enumerate(rd.list_at(obj, "announces", f"{p}announces")):
+        ap = f"{p}announces[{i}]"
+        if not isinstance(a, Mapping) or set(a) != {"seat", "cards"}:
+            rd.err(ap, "expected {\"seat\": ..., \"cards\": [...]}")
+            continue
+        seat = rd.seat(a["seat"], f"{ap}.seat")
+        cards = [rd.card(c, f"{ap}.cards[{j}]") for j, c in enumerate(
+            a["cards"] if isinstance(a["cards"], list) else [])]
+        if seat is None or None in cards or contract is None:
+            if contract is None and "contract" in obj:
+                rd.err(ap, "announces need a contract")
+            continue
+        good = tuple(c for c in cards if c is not None)
+        if rd.get(f"{ap}.cards", partial(annonce_of, good, contract.trump, rules)) is None:
+            continue
+        clash = [c for c in good if (seat, c) in used]
+        if clash:
+            rd.err(f"{ap}.cards", f"{clash[0]} is already in announces[{used[(seat, clash[0])]}]"
+                   " (a card counts in one annonce only)")
+            continue
+        used.update({(seat, c): i for c in good})
+        announces.append(Announce(seat, good))
+    belote = [rd.seat(s, f"{p}belote[{i}]")
+              for i, s in enumerate(rd.list_at(obj, "belote", f"{p}belote"))]
+    return DealRecord(dealer, contract, tuple(plays), hands, tuple(announces),
+                      tuple(s for s in belote if s is not None),
+                      _auction_calls(obj), rd.card(obj["turned"], f"{p}turned")
+                      if obj.get("turned") is not None else None)
+
+
+def _auction_calls(obj: Mapping[str, Any]) -> tuple[str, ...] | None:
+    calls = obj.get("auction")
+    return tuple(str(c) for c in calls) if isinstance(calls, list) else None
+
+
+def _read_contract(rd: _Reader, obj: Mapping[str, Any], p: str, rules: RuleSet,
+                   dealer: Seat) -> Contract | None:
+    """The contract, checked against the rules; derived from `auction` when that is given."""
+    contract: Contract | None = None
+    if obj.get("contract") is not None:
+        contract = rd.get(f"{p}contract", lambda: Contract.from_json(obj["contract"]))
+    elif "contract" not in obj and "auction" not in obj:
+        rd.err(f"{p}contract", "missing (null for a thrown-in deal)")
+    if contract is not None:
+        why = _contract_problem(contract, rules)
+        if why is not None:
+            rd.err(f"{p}contract.{why[0]}", why[1])
+            contract = None
+    if "auction" not in obj:
+        return contract
+    calls = obj["auction"]
+    if not isinstance(calls, list):
+        rd.err(f"{p}auction", "expected a list of calls such as [\"80 H\", \"pass\"]")
+        return contract
+    turned = rd.card(obj["turned"], f"{p}turned") if obj.get("turned") is not None else None
+    auction = rd.get(f"{p}auction", lambda: auction_for(rules, dealer, turned))
+    if auction is None:
+        return contract
+    for i, call in enumerate(calls):
+        rd.get(f"{p}auction[{i}]", partial(auction.call, str(call)))
+        if len(auction.calls) != i + 1:  # refused: the error is recorded
+            return contract
+    if not auction.is_over:
+        rd.err(f"{p}auction", f"the auction is not over after {len(calls)} calls")
+        return contract
+    derived = auction.contract
+    if "contract" in obj and derived != contract:
+        rd.err(f"{p}contract", f"the auction gives {derived or 'a thrown-in deal'}, the record "
+               f"says {contract or 'thrown in'}")
+    return derived
+
+
+def _contract_problem(c: Contract, rules: RuleSet) -> tuple[str, str] | None:
+    if c.trump not in rules.trump_modes:
+        return "trump", f"{c.trump} is not a trump mode of {rules.name}"
+    if c.bid == "capot" and rules.capot_bid is None:
+        return "bid", f"{rules.name} has no capot bid"
+    if c.bid == "generale" and rules.generale_bid is None:
+        return "bid", f"{rules.name} has no générale bid"
+    if isinstance(c.bid, int) and rules.auction == "coinche" and not (
+            rules.bid_min <= c.bid <= rules.bid_max and (c.bid - rules.bid_min) % rules.bid_step
+            == 0):
+        return "bid", (f"{c.bid} is not a bid of {rules.name} ({rules.bid_min} to "
+                       f"{rules.bid_max} by {rules.bid_step})")
+    return None
+
+
+def _read_hands(rd: _Reader, obj: Mapping[str, Any], p: str) -> dict[Seat, tuple[Card, ...]] | None:
+    raw = obj["hands"]
+    if not isinstance(raw, Mapping) or {str(k).upper() for k in raw} != {"N", "E", "S", "W"}:
+        rd.err(f"{p}hands", "expected an object with the four seats N E S W")
+        return None
+    hands: dict[Seat, tuple[Card, ...]] = {}
+    seen: dict[Card, str] = {}
+    ok = True
+    for key, cards in raw.items():
+        seat = Seat.from_str(str(key))
+        hp = f"{p}hands.{seat}"
+        if not isinstance(cards, list) or len(cards) != 8:
+            rd.err(hp, "expected a list of 8 cards")
+            ok = False
+            continue
+        got = [rd.card(c, f"{hp}[{i}]") for i, c in enumerate(cards)]
+        for i, c in enumerate(got):
+            if c is None:
+                ok = False
+            elif c in seen:
+                rd.err(f"{hp}[{i}]", f"{c} is also in {seen[c]}")
+                ok = False
+            else:
+                seen[c] = f"{hp}"
+        hands[seat] = tuple(c for c in got if c is not None)
+    return hands if ok else None
+
+
+def judge(record: Record) -> dict[str, object]:
+    """The `belote score` object of a record (see `engine.judge`)."""
+    from engine.judge import judge_record
+
+    return judge_record(record)
