@@ -1,0 +1,287 @@
+"""The table tracker on scripted detections: steadiness, flicker, hands, nudges, sweeps."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from engine.cards import Seat
+from vision.detections import Detection
+from vision.geometry import TableGeometry
+from vision.tracker import TableTracker, TrackerSettings
+
+FPS = 10.0
+PX = 10.0  # pixels per cm: an 80 cm felt filling an 800 px picture
+SPOT = {"S": (400, 485), "N": (400, 315), "E": (485, 400), "W": (315, 400), "C": (400, 400)}
+
+
+def det(card: str, where: str | tuple[float, float], conf: float = 0.9, alts=()) -> Detection:
+    x, y = SPOT[where] if isinstance(where, str) else where
+    return Detection(card, conf, (x - 28.5, y - 44, x + 28.5, y + 44), tuple(alts))
+
+
+def tracker(rules: str = "ffb-coinche", **kw) -> TableTracker:
+    return TableTracker(TableGeometry.full((800, 800)), TrackerSettings(**kw), rules)
+
+
+def run(tr: TableTracker, script, t0: float = 0.0, seconds: float | None = None):
+    """script(t) -> detections; feeds frames at FPS and returns (events, end time)."""
+    events, t = [], t0
+    end = t0 + (seconds if seconds is not None else 1.0)
+    while t < end - 1e-9:
+        events += tr.update(t, script(t))
+        t = round(t + 1 / FPS, 6)
+    return events, t
+
+
+def kinds(events):
+    return [e["type"] for e in events]
+
+
+def plays(events):
+    return [(e["data"]["seat"], e["data"]["card"]) for e in events if e["type"] == "card_played"]
+
+
+def started(dealer: str = "E", contract=None) -> TableTracker:
+    tr = tracker()
+    tr.observe({"type": "deal_started", "data": {"dealer": dealer}})
+    if contract:
+        tr.observe({"type": "contract", "data": contract})
+    return tr
+
+
+def test_empty_table_starts_a_deal_then_a_steady_card_is_played() -> None:
+    tr = tracker()
+    events, t = run(tr, lambda t: [], seconds=1.2)
+    assert kinds(events) == ["deal_started"]
+    assert events[0]["data"] == {"dealer": "S"}
+    more, _ = run(tr, lambda t: [det("JH", "E")], t0=t, seconds=1.0)
+    assert plays(more) == [("E", "JH")]
+    play = more[0]["data"]
+    assert play["uncertain"] is False and play["confidence"] == pytest.approx(0.9)
+    assert 0.3 - 1e-6 <= play["t"] - t <= 0.45  # recorded soon after it settled, not before
+    assert more[0]["box"] == pytest.approx([456.5, 356, 513.5, 444])
+
+
+def test_a_card_still_moving_is_not_played_until_it_stops() -> None:
+    tr = started()
+    slide = lambda t: [det("7S", (400, 800 - 300 * t if t < 1 else 500))]  # noqa: E731
+    events, _ = run(tr, slide, seconds=2.0)
+    assert plays(events) == [("S", "7S")]
+    assert events[0]["data"]["t"] >= 1.3 - 1e-6
+
+
+def test_flicker_neither_creates_nor_loses_plays() -> None:
+    tr = started()
+    rng = random.Random(3)
+
+    def script(t: float):
+        out = []
+        if rng.random() < 0.8:  # the real card drops out of one frame in five
+            out.append(det("QS", "N"))
+        if rng.random() < 0.1:  # a one-frame ghost somewhere else
+            out.append(det("AD", "W", conf=0.5))
+        return out
+
+    events, _ = run(tr, script, seconds=4.0)
+    assert plays(events) == [("N", "QS")]
+
+
+def test_a_hand_covering_cards_loses_and_duplicates_nothing() -> None:
+    tr = started()
+
+    def script(t: float):
+        if 0.15 <= t < 0.35 or 1.0 <= t < 2.2:  # covered while landing, then for 1.2 s
+            return []
+        return [det("KC", "W"), *([det("9D", "N")] if t >= 0.6 else [])]
+
+    events, _ = run(tr, script, seconds=3.5)
+    assert plays(events) == [("W", "KC"), ("N", "9D")]
+
+
+def test_a_card_nudged_after_it_landed_is_the_same_play() -> None:
+    tr = started()
+
+    def script(t: float):
+        if t < 1.0:
+            return [det("TS", "S")]
+        if t < 2.0:
+            return [det("TS", (415, 495))]  # straightened a little
+        if t < 2.4:
+            return []  # under the hand
+        return [det("TS", (400, 560))]  # pushed far away
+
+    events, _ = run(tr, script, seconds=3.5)
+    assert plays(events) == [("S", "TS")]
+
+
+def _trick(cards: dict[str, str]):
+    return lambda t: [det(card, seat) for seat, card in cards.items()]
+
+
+def test_a_trick_gathered_in_one_sweep_and_the_next_one_follows() -> None:
+    tr = started("E")
+    order = {"N": "7H", "W": "8H", "S": "9H", "E": "AH"}
+    events, t = [], 0.0
+    for seat, _card in order.items():  # one card every 0.6 s, the earlier ones stay
+        shown = dict(list(order.items())[: list(order).index(seat) + 1])
+        ev, t = run(tr, _trick(shown), t0=t, seconds=0.6)
+        events += ev
+    ev, t = run(tr, lambda t: [], t0=t, seconds=1.2)  # swept away together
+    events += ev
+    assert plays(events) == list(order.items())
+    assert kinds(events)[-1] == "trick_gathered"
+    ev, t = run(tr, _trick({"E": "7C"}), t0=t, seconds=0.6)
+    assert plays(ev) == [("E", "7C")]
+    assert tr.view.gathered == 1 and len(tr.view.trick_plays) == 1
+
+
+def test_next_lead_implies_the_trick_was_gathered_even_if_never_seen_empty() -> None:
+    tr = started("E")
+    cards = {"N": "7H", "W": "8H", "S": "9H", "E": "AH"}
+    events, t = run(tr, _trick(cards), seconds=0.8)
+    assert sorted(plays(events)) == sorted(cards.items())
+    ev, t = run(tr, _trick({"E": "7C"}), t0=t, seconds=0.8)  # cards swapped between frames
+    assert kinds(ev) == ["trick_gathered", "card_played"]
+
+
+def test_a_trick_covered_for_long_is_not_played_again_when_uncovered() -> None:
+    tr = started("E")
+    cards = {"N": "7H", "W": "8H", "S": "9H", "E": "AH"}
+    events, t = run(tr, _trick(cards), seconds=0.8)
+    ev, t = run(tr, lambda t: [], t0=t, seconds=1.5)  # a forearm over everything
+    ev2, t = run(tr, _trick(cards), t0=t, seconds=1.5)
+    assert len(plays(events)) == 4 and plays(ev + ev2) == []
+
+
+def test_second_best_reading_when_the_best_card_is_already_on_the_table() -> None:
+    tr = started("E")
+    _events, t = run(tr, lambda t: [det("JH", "N")], seconds=0.8)
+    confused = det("JH", "W", conf=0.7, alts=[("JD", 0.25)])
+    ev, _ = run(tr, lambda t: [det("JH", "N"), confused], t0=t, seconds=0.8)
+    assert plays(ev) == [("W", "JD")]
+    data = ev[0]["data"]
+    assert data["uncertain"] is True
+    assert data["alternatives"][0][0] == "JH"
+
+
+def test_a_weak_reading_is_marked_uncertain_with_alternatives() -> None:
+    tr = started("E")
+    weak = det("8C", "N", conf=0.4, alts=[("8S", 0.3), ("9C", 0.1)])
+    events, _ = run(tr, lambda t: [weak], seconds=0.8)
+    assert plays(events) == [("N", "8C")]
+    data = events[0]["data"]
+    assert data["uncertain"] is True
+    assert [c for c, _ in data["alternatives"]] == ["8S", "9C"]
+
+
+def test_mixed_readings_vote_for_the_card_most_often_seen() -> None:
+    tr = started("E")
+    events, _ = run(tr, lambda t: [det("QH" if int(t * FPS) % 4 else "QD", "S")], seconds=0.8)
+    assert plays(events) == [("S", "QH")]
+
+
+def test_a_card_in_the_middle_belongs_to_whoever_has_the_turn() -> None:
+    tr = started("E")  # counterclockwise: N leads, then W
+    events, t = run(tr, lambda t: [det("7D", "N")], seconds=0.6)
+    ev, _ = run(tr, lambda t: [det("7D", "N"), det("8D", "C")], t0=t, seconds=0.6)
+    assert plays(events + ev) == [("N", "7D"), ("W", "8D")]
+    assert ev[0]["data"]["uncertain"] is False
+
+
+def test_the_engine_gives_the_turn_after_the_first_trick() -> None:
+    contract = {"taker": "N", "bid": 80, "trump": "S", "coinche": 1}
+    tr = started("E", contract)
+    cards = {"N": "7H", "W": "8H", "S": "9S", "E": "AH"}  # S trumps and wins
+    _events, t = run(tr, _trick(cards), seconds=0.8)
+    ev, t = run(tr, lambda t: [], t0=t, seconds=1.0)
+    ev2, _ = run(tr, lambda t: [det("TD", "C")], t0=t, seconds=0.6)
+    assert kinds(ev) == ["trick_gathered"]
+    assert plays(ev2) == [("S", "TD")]
+
+
+def test_turned_card_of_the_belote_prise_is_not_a_play() -> None:
+    tr = tracker("belote-501")
+    tr.observe({"type": "deal_started", "data": {"dealer": "S"}})
+    events, t = run(tr, lambda t: [det("JS", "C")], seconds=0.8)
+    assert kinds(events) == ["turned_card"] and events[0]["data"] == {"card": "JS"}
+    ev, t = run(tr, lambda t: [], t0=t, seconds=1.0)  # the taker picks it up
+    tr.observe({"type": "contract", "data": {"taker": "E", "bid": 80, "trump": "S"}})
+    ev2, _ = run(tr, lambda t: [det("JS", "E")], t0=t, seconds=0.8)
+    assert ev == [] and plays(ev2) == [("E", "JS")]
+
+
+def test_restore_expects_the_cards_on_the_table_back() -> None:
+    tr = started("E")
+    events, _t = run(tr, lambda t: [det("7D", "N"), det("8D", "W")], seconds=0.8)
+    stored = [{"type": "deal_started", "data": {"dealer": "E"}}, *events]
+    again = tracker()
+    again.restore(stored)
+    ev, _ = run(again, lambda t: [det("7D", "N"), det("8D", (300, 410)), det("9D", "S")],
+                t0=100.0, seconds=0.8)
+    assert plays(ev) == [("S", "9D")]
+
+
+def test_referee_undo_of_a_play_is_not_recorded_again() -> None:
+    tr = started("E")
+    events, t = run(tr, lambda t: [det("7D", "N")], seconds=0.8)
+    events[0]["seq"] = 7  # the loop writes the stored seq back into the event it appended
+    tr.observe({"type": "undo", "seq": 8, "data": {"seq": 7}})
+    assert tr.view.plays == []
+    ev, _ = run(tr, lambda t: [det("7D", "N")], t0=t, seconds=1.0)
+    assert plays(ev) == []
+
+
+def test_referee_correction_renames_the_card_on_the_table() -> None:
+    tr = started("E")
+    _events, t = run(tr, lambda t: [det("7D", "N")], seconds=0.8)
+    tr.observe({"type": "correction", "data": {"play": 0, "card": "7H", "before": "7D"}})
+    assert tr.view.plays == [("N", "7H")] and tr.on_table == ["7H"]
+    ev, _ = run(tr, lambda t: [det("7D", "N"), det("8D", "W")], t0=t, seconds=1.0)
+    assert plays(ev) == [("W", "8D")]
+
+
+# --- a whole simulated deal: the simulator's timeline seen by a perfect, hand-blind detector ------
+
+
+def _scene_detections(scene, rng: random.Random):
+    from vision.deal_script import CARD_CM
+
+    out = []
+    for pose in scene.cards:
+        x, y = 400 + pose.x * PX, 400 + pose.y * PX
+        covered = any(abs(h.x - pose.x) < 5 and abs(h.y - pose.y) < 7 for h in scene.hands)
+        if covered or rng.random() < 0.1:
+            continue
+        half = max(CARD_CM) * PX / 2
+        out.append(Detection(str(pose.card), rng.uniform(0.6, 0.99),
+                             (x - half, y - half, x + half, y + half)))
+    return out
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_simulated_deal_is_recorded_exactly_and_promptly(seed: int) -> None:
+    deal_script = pytest.importorskip("vision.deal_script")
+    deal = deal_script.play_deal(random.Random(seed), "ffb-coinche", n_illegal=1)
+    timeline = deal_script.build_timeline(deal, random.Random(seed), nudges=0.5, passes=0.5)
+    tr = tracker()
+    tr.observe({"type": "deal_started", "data": {"dealer": str(deal.dealer)}})
+    tr.observe({"type": "contract", "data": deal.contract.to_json()})
+    rng, events, t, n = random.Random(seed), [], 0.0, 0
+    start = time.perf_counter()
+    while t < timeline.duration + 1.5:
+        events += tr.update(t, _scene_detections(timeline.scene_at(t), rng))
+        t += 1 / FPS
+        n += 1
+    cost_ms = (time.perf_counter() - start) / n * 1000
+    assert plays(events) == [(str(s), str(c)) for s, c in deal.plays]
+    k = kinds(events)
+    assert k.count("trick_gathered") == 8
+    assert k[k.index("deal_over") - 1 :] == ["trick_gathered", "deal_over", "deal_started"]
+    recorded = [e["data"]["t"] for e in events if e["type"] == "card_played"]
+    late = [r - s for r, s in zip(recorded, timeline.t_settled, strict=True)]
+    assert max(late) <= 0.5, late
+    assert cost_ms < 20  # including the simulator's own scene computation
+    assert {s for s, _ in plays(events)} == {str(s) for s in Seat}

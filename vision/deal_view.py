@@ -1,0 +1,179 @@
+"""What the tracker knows of the game, rebuilt from the event log: the current deal's dealer,
+contract, plays and gathered tricks, and the engine's opinion (whose turn, what is still possible).
+
+The engine is consulted only once a contract is known (the trump decides who wins a trick); before
+that, the turn is worked out for the first trick alone and every unplayed card is possible.
+
+>>> view = DealView("ffb-coinche")
+>>> view.apply({"type": "deal_started", "data": {"dealer": "E"}})
+>>> view.turn                      # the player after the dealer leads (counterclockwise: N)
+'N'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+_CCW = ("N", "W", "S", "E")
+_CW = ("N", "E", "S", "W")
+
+
+class DealView:
+    """The game as the events tell it; `apply` one event at a time (dicts with type, data, seq)."""
+
+    def __init__(self, rules: Any = "ffb-coinche") -> None:
+        self.default_rules = rules
+        self.history: list[Mapping[str, Any]] = []
+        self._reset_game(rules)
+
+    # --- state ---------------------------------------------------------------------------------
+
+    def _reset_game(self, rules: Any) -> None:
+        self.rules_spec = rules
+        self.clockwise = False
+        self.prise = False  # belote prise: a turned card during the auction
+        try:
+            from engine.rules import find_rules
+
+            found = find_rules(rules)
+            self.clockwise = bool(found.clockwise)
+            self.prise = found.auction == "belote"
+            self.rules: Any = found
+        except (ImportError, ValueError):
+            self.rules = None
+        self.open = False
+        self.dealer: str | None = None
+        self.last_dealer: str | None = None
+        self._new_deal(None)
+
+    def _new_deal(self, dealer: str | None) -> None:
+        self.dealer = dealer
+        self.contract: Mapping[str, Any] | None = None
+        self.turned_card: str | None = None
+        self.plays: list[tuple[str, str]] = []
+        self.gathered = 0
+        self.corrected: dict[str, str] = {}  # card before → card after, for the tracker
+        self._engine: Any = None
+        self._engine_key: tuple[Any, ...] | None = None
+
+    def apply(self, event: Mapping[str, Any]) -> None:
+        """Take one event into account; an undo replays the history without the undone event."""
+        self.history.append(event)
+        if event["type"] == "undo":
+            self.rebuild()
+        else:
+            self._apply(event["type"], event.get("data") or {})
+
+    def rebuild(self) -> None:
+        undone = {e["data"].get("seq") for e in self.history if e["type"] == "undo"}
+        self._reset_game(self.default_rules)
+        for e in self.history:
+            if e["type"] != "undo" and e.get("seq") not in undone:
+                self._apply(e["type"], e.get("data") or {})
+
+    def _apply(self, kind: str, data: Mapping[str, Any]) -> None:
+        if kind == "game_started":
+            self._reset_game(data.get("rules", self.default_rules))
+        elif kind == "deal_started":
+            self.open = True
+            self._new_deal(str(data.get("dealer") or self.next_dealer()))
+        elif kind == "contract":
+            self.contract = dict(data)
+        elif kind == "turned_card":
+            self.turned_card = str(data["card"])
+        elif kind == "card_played":
+            if not self.open:  # a play seen before any deal_started opens a deal
+                self.open = True
+                self._new_deal(self.next_dealer())
+            self.plays.append((str(data["seat"]), str(data["card"])))
+        elif kind == "trick_gathered":
+            self.gathered = min(self.gathered + 1, len(self.plays) // 4)
+        elif kind == "deal_over":
+            self.open = False
+            self.last_dealer = self.dealer
+        elif kind == "correction":
+            i = int(data["play"])
+            if 0 <= i < len(self.plays):
+                seat, before = self.plays[i]
+                after = str(data.get("card", before))
+                self.plays[i] = (str(data.get("seat", seat)), after)
+                self.corrected[before] = after
+
+    # --- questions the tracker asks -----------------------------------------------------------
+
+    def next_dealer(self, default: str = "S") -> str:
+        if self.last_dealer is None:
+            return default
+        return self._after(self.last_dealer)
+
+    def _after(self, seat: str) -> str:
+        order = _CW if self.clockwise else _CCW
+        return order[(order.index(seat) + 1) % 4]
+
+    @property
+    def played(self) -> set[str]:
+        return {card for _seat, card in self.plays}
+
+    @property
+    def trick_plays(self) -> list[tuple[str, str]]:
+        """Plays of the trick on the table (not yet gathered)."""
+        return self.plays[4 * self.gathered :]
+
+    @property
+    def complete(self) -> bool:
+        return len(self.plays) >= 32
+
+    def engine(self) -> Any:
+        """An `engine.observe.ObservedDeal` replaying the plays, or None (no contract/engine)."""
+        if self.contract is None or self.rules is None or self.dealer is None:
+            return None
+        key = (id(self.contract), len(self.plays), tuple(self.plays[-1:]), self.dealer)
+        if key == self._engine_key:
+            return self._engine
+        try:
+            from engine.cards import Card, Seat
+            from engine.contract import Contract
+            from engine.observe import ObservedDeal
+
+            deal = ObservedDeal(self.rules, Contract.from_json(dict(self.contract)),
+                                Seat.from_str(self.dealer))
+            for seat, card in self.plays:
+                deal.play(Seat.from_str(seat), Card.from_str(card))
+        except (ImportError, ValueError):
+            deal = None
+        self._engine, self._engine_key = deal, key
+        return deal
+
+    @property
+    def turn(self) -> str | None:
+        """Whose turn it is, or None when nobody can tell (or the deal is complete)."""
+        deal = self.engine()
+        if deal is not None:
+            seat = deal.turn
+            return None if seat is None else str(seat)
+        if self.dealer is None or self.complete:
+            return None
+        if not self.plays:
+            return self._after(self.dealer)
+        if len(self.plays) % 4:
+            return self._after(self.plays[-1][0])
+        return None  # the trick's winner leads, and that needs the trump
+
+    def possible(self, seat: str) -> set[str] | None:
+        """Cards `seat` may still hold by what is proven, or None when the engine cannot say."""
+        deal = self.engine()
+        if deal is None:
+            return None
+        from engine.cards import Seat
+
+        return {str(c) for c in deal.possible_cards(Seat.from_str(seat))}
+
+
+def view_from_events(events: Iterable[Any], rules: Any = "ffb-coinche") -> DealView:
+    """Rebuild from stored events (`device.store.Event` objects or dicts)."""
+    view = DealView(rules)
+    for e in events:
+        view.apply(e.to_json() if hasattr(e, "to_json") else e)
+    return view
+

@@ -1,0 +1,374 @@
+"""The table tracker: noisy per-frame detections in, the events of the game out.
+
+One verb, `update(frame_time, detections) -> [event, ...]`. A physical card on the felt is a track
+(matched frame to frame by position); it becomes a play once it has stayed still for `steady_s` and
+was seen in at least `hit_ratio` of those frames, so flicker, a hand passing over or a card sliding
+into place create nothing. Its name is the vote of every reading of the track; the engine's view
+(`DealView`: whose turn, cards already played, cards still possible) settles what the picture
+cannot, and any such settlement, or a weak reading, marks the play `uncertain` for the referee.
+
+Events are dicts `{"type": ..., "data": {...}}` as in docs/events.md; a `card_played` event also
+carries `"box"` (the card in image pixels) so the loop can cut an evidence picture.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from vision.deal_view import DealView
+from vision.detections import Detection
+from vision.geometry import OUTSIDE, TRICK, TableGeometry
+
+Event = dict[str, Any]
+
+
+@dataclass
+class TrackerSettings:
+    """Timings in seconds of frame time; see `device.config.TrackerConfig` for the meanings."""
+
+    steady_s: float = 0.3
+    hit_ratio: float = 0.6
+    forget_s: float = 0.6
+    gather_s: float = 0.8
+    empty_s: float = 1.0
+    min_conf: float = 0.25
+    sure_conf: float = 0.6
+    dealer: str = "S"
+    match: float = 0.6  # a detection belongs to a track within this many card sizes
+    settle: float = 0.15  # a card moving less than this many card sizes is still
+
+    @classmethod
+    def from_config(cls, cfg: Any) -> TrackerSettings:
+        names = cls.__dataclass_fields__
+        return cls(**{k: v for k, v in dict(cfg).items() if k in names})
+
+
+@dataclass(eq=False)
+class _Track:
+    """One card lying on the felt, followed from frame to frame."""
+
+    box: tuple[float, float, float, float] | None
+    zone: str
+    first_seen: float
+    last_seen: float
+    anchor: tuple[float, float] = (0.0, 0.0)  # where it came to rest
+    settled_since: float = 0.0
+    times: deque[float] = field(default_factory=lambda: deque(maxlen=256))
+    votes: dict[str, float] = field(default_factory=dict)
+    conf: dict[str, list[float]] = field(default_factory=dict)
+    state: str = "candidate"  # candidate | played | gathered | turned | ignored
+    card: str | None = None  # the name it was recorded under
+
+    @property
+    def size(self) -> float:
+        if self.box is None:
+            return 0.0
+        x0, y0, x1, y1 = self.box
+        return max(x1 - x0, y1 - y0, 1.0)
+
+    @property
+    def center(self) -> tuple[float, float]:
+        assert self.box is not None
+        x0, y0, x1, y1 = self.box
+        return ((x0 + x1) / 2, (y0 + y1) / 2)
+
+    def readings(self) -> list[tuple[str, float]]:
+        """Card names by vote share, best first."""
+        total = sum(self.votes.values()) or 1.0
+        return sorted(((c, v / total) for c, v in self.votes.items()), key=lambda cv: -cv[1])
+
+    def see(self, t: float, det: Detection, zone: str, settle: float) -> None:
+        self.box, self.last_seen = det.box, t
+        self.times.append(t)
+        cx, cy = self.center
+        if abs(cx - self.anchor[0]) + abs(cy - self.anchor[1]) > settle * self.size:
+            self.anchor, self.settled_since, self.zone = (cx, cy), t, zone
+        self.votes[det.card] = self.votes.get(det.card, 0.0) + det.confidence
+        self.conf.setdefault(det.card, []).append(det.confidence)
+        for card, c in det.alternatives:
+            self.votes[card] = self.votes.get(card, 0.0) + c
+
+
+class TableTracker:
+    """Detections → events. Feed every frame, in time order; `observe` the referee's events."""
+
+    def __init__(
+        self,
+        geometry: TableGeometry | None = None,
+        settings: TrackerSettings | None = None,
+        rules: Any = "ffb-coinche",
+    ) -> None:
+        self.geometry = geometry
+        self.settings = settings or TrackerSettings()
+        self.view = DealView(rules)
+        self.tracks: list[_Track] = []
+        self._frames: deque[float] = deque(maxlen=512)
+        self._empty_since: float | None = None
+        self._now = 0.0
+
+    # --- the event log -------------------------------------------------------------------------
+
+    def restore(self, events: Iterable[Any]) -> None:
+        """Resume from stored events: the plays of the trick on the table are expected back."""
+        self.view = DealView(self.view.default_rules)
+        for e in events:
+            self.view.apply(e.to_json() if hasattr(e, "to_json") else e)
+        self.tracks = [
+            _Track(None, TRICK, -1.0, float("nan"), state="played", card=card)
+            for _seat, card in self.view.trick_plays
+        ]
+
+    def observe(self, event: Any) -> None:
+        """An event someone else wrote (the referee's contract, a correction, an undo)."""
+        e = event.to_json() if hasattr(event, "to_json") else event
+        self.view.apply(e)
+        if e["type"] in ("deal_started", "game_started"):
+            self.tracks = [t for t in self.tracks if t.state == "candidate"]
+            return
+        if e["type"] == "deal_over":
+            for t in self.tracks:
+                t.state = "gathered" if t.state == "played" else t.state
+            return
+        played = set(self.view.played)
+        for t in self.tracks:
+            if t.state == "played" and t.card not in played:
+                if t.card in self.view.corrected:
+                    t.card = self.view.corrected[t.card]
+                else:  # the referee cancelled it: never record that object again
+                    t.state = "ignored"
+
+    def _emit(self, out: list[Event], kind: str, data: Mapping[str, Any], **extra: Any) -> None:
+        event: Event = {"type": kind, "data": dict(data), **extra}
+        self.view.apply(event)
+        out.append(event)
+
+    # --- per frame -----------------------------------------------------------------------------
+
+    def _zone(self, det: Detection) -> str:
+        if self.geometry is None:
+            return TRICK
+        return self.geometry.zone(det.center)
+
+    def update(self, frame_time: float, detections: Sequence[Detection]) -> list[Event]:
+        """Take one frame's detections; return the events it completes (usually none)."""
+        t, s = frame_time, self.settings
+        self._now = t
+        self._frames.append(t)
+        for tr in self.tracks:  # restored plays count as just seen
+            if tr.last_seen != tr.last_seen:
+                tr.last_seen = t
+        seen = [(d, z) for d in detections if d.confidence >= s.min_conf
+                and (z := self._zone(d)) != OUTSIDE]
+        self._match(t, seen)
+        self.tracks = [
+            tr for tr in self.tracks
+            if tr.state in ("played", "gathered") or t - tr.last_seen <= s.forget_s
+        ]
+        out: list[Event] = []
+        self._maybe_start(t, bool(seen), out)
+        ready = [tr for tr in self.tracks if tr.state == "candidate" and self._steady(tr, t)]
+        for tr in sorted(ready, key=lambda tr: tr.settled_since):
+            self._commit(tr, t, out)
+        self._maybe_gather(t, out)
+        return out
+
+    def _match(self, t: float, seen: list[tuple[Detection, str]]) -> None:
+        s = self.settings
+        pairs = []
+        for i, (d, _z) in enumerate(seen):
+            cx, cy = d.center
+            size = max(d.box[2] - d.box[0], d.box[3] - d.box[1], 1.0)
+            for tr in self.tracks:
+                if tr.box is None:
+                    continue
+                if tr.state in ("gathered", "turned", "ignored") and d.card != tr.card:
+                    continue  # a new card landing where an old one lay is a new card
+                if tr.state == "played" and d.card != tr.card and d.card not in tr.votes \
+                        and d.confidence >= s.sure_conf \
+                        and tr.card not in {c for c, _ in d.alternatives}:
+                    continue  # a confident new name: another card put down close by
+                tx, ty = tr.center
+                dist = ((cx - tx) ** 2 + (cy - ty) ** 2) ** 0.5
+                if dist <= s.match * max(size, tr.size):
+                    pairs.append((dist, i, tr))
+        used_d: set[int] = set()
+        used_t: set[int] = set()
+        for _dist, i, tr in sorted(pairs, key=lambda p: p[0]):
+            if i in used_d or id(tr) in used_t:
+                continue
+            used_d.add(i)
+            used_t.add(id(tr))
+            d, z = seen[i]
+            tr.see(t, d, z, s.settle)
+        for i, (d, z) in enumerate(seen):
+            if i in used_d:
+                continue
+            moved = self._moved_play(d, t)
+            if moved is not None:  # a played card nudged out of reach, or back after a restart
+                used_t.add(id(moved))
+                moved.anchor = d.center
+                moved.see(t, d, z, s.settle)
+                continue
+            cx, cy = d.center
+            tr = _Track(None, z, t, t, anchor=(cx, cy), settled_since=t)
+            tr.see(t, d, z, s.settle)
+            self.tracks.append(tr)
+
+    def _moved_play(self, d: Detection, t: float) -> _Track | None:
+        for tr in self.tracks:
+            if tr.state == "played" and tr.card == d.card and tr.last_seen < t:
+                return tr
+        return None
+
+    def _steady(self, tr: _Track, t: float) -> bool:
+        s = self.settings
+        if t - tr.settled_since < s.steady_s - 1e-6:
+            return False
+        # Judge the whole time it has lain still (up to 1 s), so two unlucky misses right after
+        # it landed delay it by a frame, not by a whole window.
+        since = max(tr.settled_since, t - max(1.0, s.steady_s)) - 1e-6
+        frames = _count_since(self._frames, since)
+        hits = _count_since(tr.times, since)
+        return frames > 0 and hits >= max(2, s.hit_ratio * frames)
+
+    # --- the deal's life -----------------------------------------------------------------------
+
+    def _maybe_start(self, t: float, anything: bool, out: list[Event]) -> None:
+        if self.view.open:
+            self._empty_since = None
+            return
+        if anything:
+            self._empty_since = None
+        elif self._empty_since is None:
+            self._empty_since = t
+        elif t - self._empty_since >= self.settings.empty_s:
+            self._start_deal(out)
+
+    def _start_deal(self, out: list[Event]) -> None:
+        self._emit(out, "deal_started", {"dealer": self.view.next_dealer(self.settings.dealer)})
+        self.tracks = [tr for tr in self.tracks if tr.state == "candidate"]
+        self._empty_since = None
+
+    def _maybe_gather(self, t: float, out: list[Event]) -> None:
+        view = self.view
+        if not view.open or len(view.plays) < 4 * (view.gathered + 1):
+            return
+        on_table = [tr for tr in self.tracks if tr.state == "played"]
+        if all(t - tr.last_seen >= self.settings.gather_s for tr in on_table):
+            self._gather(out)
+
+    def _gather(self, out: list[Event]) -> None:
+        self._emit(out, "trick_gathered", {"t": round(self._now, 3)})
+        for tr in self.tracks:
+            if tr.state == "played":
+                tr.state = "gathered"
+        if self.view.gathered >= 8:
+            self._emit(out, "deal_over", {})  # gathered cards stay known until the next deal
+
+    def _commit(self, tr: _Track, t: float, out: list[Event]) -> None:
+        """A candidate has settled: record it as a play (or a turned card, or a moved play)."""
+        view, s = self.view, self.settings
+        readings = tr.readings()
+        top = readings[0][0]
+        if not view.open:
+            self._start_deal(out)
+        if view.prise and tr.zone == TRICK and not view.plays and view.turned_card is None \
+                and view.contract is None:
+            tr.state, tr.card = "turned", top
+            self._emit(out, "turned_card", {"card": top})
+            return
+        on_table = {o.card: o for o in self.tracks if o.state == "played"}
+        if top in on_table and on_table[top].last_seen < t:
+            self._merge(tr, on_table[top])  # the same card, moved while nobody saw it
+            return
+        if view.complete:
+            tr.state = "ignored"
+            return
+        if len(view.plays) >= 4 * (view.gathered + 1):
+            self._gather(out)  # the next trick has begun, so the last one was gathered
+        seat, seat_sure = self._seat(tr)
+        card, resolved = self._resolve(readings, seat)
+        if card is None:
+            tr.state = "ignored"  # every reading is a card already on the table
+            return
+        confs = tr.conf.get(card) or [dict(readings)[card]]
+        confidence = sum(confs) / len(confs)
+        card_share = dict(readings)[card]
+        uncertain = resolved or not seat_sure or confidence < s.sure_conf or card_share < 0.6
+        alternatives = [[c, round(v, 3)] for c, v in readings if c != card][:3]
+        tr.state, tr.card = "played", card
+        data = {
+            "seat": seat,
+            "card": card,
+            "t": round(t, 3),
+            "seen": round(tr.settled_since, 3),
+            "confidence": round(confidence, 3),
+            "uncertain": bool(uncertain),
+            "alternatives": alternatives,
+            "evidence": None,
+        }
+        self._emit(out, "card_played", data, box=list(tr.box) if tr.box else None)
+
+    def _merge(self, new: _Track, old: _Track) -> None:
+        old.box, old.last_seen, old.zone = new.box, new.last_seen, new.zone
+        old.anchor, old.settled_since = new.anchor, new.settled_since
+        new.state = "ignored"
+        self.tracks.remove(new)
+
+    def _seat(self, tr: _Track) -> tuple[str, bool]:
+        """Where the card landed says who played it; in the middle, the engine's turn does."""
+        if tr.zone in ("N", "E", "S", "W"):
+            return tr.zone, True
+        turn = self.view.turn
+        if turn is not None:
+            return turn, True
+        if self.geometry is not None and tr.box is not None:
+            return self.geometry.nearest_seat(tr.center), False
+        return "S", False
+
+    def _resolve(self, readings: list[tuple[str, float]], seat: str) -> tuple[str | None, bool]:
+        """The card to record and whether anything but the picture chose it."""
+        played = self.view.played
+        left = [(c, v) for c, v in readings if c not in played]
+        if not left:
+            return None, False
+        resolved = left[0][0] != readings[0][0]
+        possible = self.view.possible(seat)
+        top, share = left[0]
+        # The engine's proofs only break a weak reading: a strong one that breaks a rule is a
+        # violation to flag, never something to explain away.
+        if possible is not None and top not in possible and share < 0.6:
+            for c, v in left[1:]:
+                if c in possible and v >= 0.15:
+                    return c, True
+        return top, resolved
+
+    # --- for tests and the health page ---------------------------------------------------------
+
+    @property
+    def on_table(self) -> list[str]:
+        """Cards recorded and still seen lying on the felt."""
+        return [tr.card for tr in self.tracks if tr.state == "played" and tr.card]
+
+
+def _count_since(times: deque[float], since: float) -> int:
+    """How many of the (sorted) times are at or after `since`, counting from the newest."""
+    n = 0
+    for x in reversed(times):
+        if x < since:
+            break
+        n += 1
+    return n
+
+
+def replay_detections(
+    tracker: TableTracker, frames: Iterable[tuple[float, Sequence[Detection]]]
+) -> list[Event]:
+    """Run a scripted list of (time, detections) through the tracker; all events in order."""
+    out: list[Event] = []
+    for t, dets in frames:
+        out.extend(tracker.update(t, dets))
+    return out
