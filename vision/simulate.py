@@ -1,0 +1,242 @@
+"""Simulated deals as overhead videos: a deal script (`vision.deal_script`) filmed frame by frame
+with the shared table renderer (`vision.render`), and the true record beside each video.
+
+>>> paths = simulate_deals(Path("out"), deals=1, seed=3, illegal=1)   # doctest: +SKIP
+>>> paths[0].video.name, paths[0].record.name                          # doctest: +SKIP
+('deal_000.mp4', 'deal_000.json')
+
+`deal_XXX.json` is a deal record in the engine's format (rules, dealer, contract, hands, plays;
+`belote score` reads it) whose `meta` holds what the simulation knows besides:
+
+    "meta": {"simulated": {
+        "video": "deal_000.mp4", "fps": 10, "size": [640, 480], "frames": 900, "duration": 90.0,
+        "design": "heruka", "seed": 3,
+        "illegal": [9, 22],                                 # play indices of the injected revokes
+        "timeline": [{"play": 0, "t_settled": 1.95}, ...],  # video s: card still and uncovered
+        "gathered": [12.3, ...],                            # each trick's cards gone
+        "geometry": {"image_size": [640, 480], "corners": [[x, y] SW, SE, NE, NW],
+                     "trick_size": 0.15, "method": "manual"}}}   # device.config's geometry section
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from vision.deal_script import (
+    CARD_CM,
+    SIDE,
+    TABLE_CM,
+    Scene,
+    SimDeal,
+    Timeline,
+    build_timeline,
+    play_deal,
+)
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from vision.artwork import Design
+    from vision.render import TableScene
+
+FELT_SHARE = 0.86  # the felt's side as a share of the picture's height
+TRICK_SIZE = 0.15  # the middle square where no seat zone is (cards land just outside it)
+
+
+@dataclass(frozen=True, slots=True)
+class SimulatedFiles:
+    """What one simulated deal wrote."""
+
+    video: Path
+    record: Path
+    deal: SimDeal
+    frames: int
+
+
+class Filming:
+    """Turns scenes in table centimetres into frames: the renderer's table pixels, its camera,
+    then a light that stays put for the deal and sensor noise that changes every frame."""
+
+    def __init__(self, scene: TableScene, seed: int) -> None:
+        self.scene = scene
+        self.seed = seed
+        w, h = scene.size
+        self.px_per_cm = FELT_SHARE * h / TABLE_CM
+        self.origin = (w / 2, h / 2)
+        rng = random.Random(seed)
+        self.glare = rng.random() < 0.4
+        self.blur = rng.uniform(0.0, 0.8)
+
+    def to_table(self, x: float, y: float) -> tuple[float, float]:
+        return (self.origin[0] + x * self.px_per_cm, self.origin[1] + y * self.px_per_cm)
+
+    def corners(self) -> list[list[float]]:
+        """The felt's corners SW, SE, NE, NW in image pixels, after the camera."""
+        import numpy as np
+
+        half = TABLE_CM / 2
+        table = [self.to_table(*p) for p in ((-half, half), (half, half), (half, -half),
+                                            (-half, -half))]
+        image = self.scene.camera.project(np.array(table))
+        return [[round(float(x), 1), round(float(y), 1)] for x, y in image]
+
+    def frame(self, scene: Scene, index: int) -> np.ndarray:
+        """One video frame of `scene`."""
+        from vision import augment
+        from vision.render import Occluder, Placement
+
+        placements = [
+            Placement(str(p.card), self.to_table(p.x, p.y), angle=p.angle, z=k)
+            for k, p in enumerate(scene.cards)
+        ]
+        occluders = []
+        for h in scene.hands:
+            # The renderer puts a hand's palm at `center` with the fingers along `angle`; the
+            # script gives the fingertips and the seat the arm comes from.
+            sx, sy = SIDE[h.seat]
+            dx, dy = h.x - sx * 70, h.y - sy * 70
+            angle = math.degrees(math.atan2(dy, dx))
+            reach = 0.8 * CARD_CM[1]
+            norm = math.hypot(dx, dy) or 1.0
+            palm = (h.x - dx / norm * reach, h.y - dy / norm * reach)
+            seed = self.seed * 4 + list(SIDE).index(h.seat)  # one skin and shape per player
+            occluders.append(Occluder("hand", self.to_table(*palm), angle=angle, seed=seed))
+        image, _labels = self.scene.render(placements, occluders, effects=False)
+        light = random.Random(self.seed)  # the same lamp on every frame of the deal
+        image = augment.light_gradient(image, light)
+        if self.glare:
+            image = augment.glare(image, light)
+        if self.blur > 0.3:
+            import cv2
+
+            image = cv2.GaussianBlur(image, (0, 0), self.blur)
+        return augment.noise(image, random.Random(self.seed * 100003 + index))
+
+
+def open_writer(path: Path, fps: float, size: tuple[int, int]) -> tuple[object, Path]:
+    """An OpenCV video writer: mp4v into .mp4, else MJPG into .avi where mp4 is unavailable."""
+    import cv2
+
+    for suffix, codec in ((".mp4", "mp4v"), (".avi", "MJPG")):
+        target = path.with_suffix(suffix)
+        writer = cv2.VideoWriter(str(target), cv2.VideoWriter_fourcc(*codec), fps, size)
+        if writer.isOpened():
+            return writer, target
+        writer.release()
+        target.unlink(missing_ok=True)
+    raise OSError(f"{path}: OpenCV can write neither mp4 (mp4v) nor avi (MJPG) here")
+
+
+def make_scene(design: str | Design, size: tuple[int, int], seed: int,
+               textures: Sequence[np.ndarray]) -> TableScene:
+    """The shared renderer set up for a deal: design, a table texture, a slightly tilted camera."""
+    from vision.artwork import load_design
+    from vision.render import Camera, TableScene
+
+    rng = random.Random(seed)
+    texture = rng.choice(list(textures)) if textures and rng.random() < 0.7 else None
+    camera = Camera.random(rng, size, tilt=0.06, rotate=6.0, zoom=(0.95, 1.02))
+    felt_px = FELT_SHARE * size[1]
+    deck = load_design(design) if isinstance(design, str) else design
+    return TableScene(deck, texture, size, seed=seed, camera=camera,
+                      card_height=CARD_CM[1] * felt_px / TABLE_CM)
+
+
+def simulate_deal(
+    out: Path,
+    index: int,
+    deal: SimDeal,
+    timeline: Timeline,
+    design: str | Design,
+    seed: int,
+    fps: float = 10.0,
+    size: tuple[int, int] = (640, 480),
+    textures: Sequence[np.ndarray] = (),
+    progress: object | None = None,
+) -> SimulatedFiles:
+    """Film one deal into `out/deal_XXX.mp4` and write its true record `out/deal_XXX.json`."""
+    filming = Filming(make_scene(design, size, seed, textures), seed)
+    writer, video = open_writer(out / f"deal_{index:03d}.mp4", fps, size)
+    frames = math.ceil(timeline.duration * fps)
+    try:
+        for k in range(frames):
+            writer.write(filming.frame(timeline.scene_at(k / fps), k))  # type: ignore[attr-defined]
+            if progress is not None:
+                progress.update(1)  # type: ignore[attr-defined]
+    finally:
+        writer.release()  # type: ignore[attr-defined]
+    record = deal.record()
+    record["meta"] = {"simulated": {
+        "video": video.name,
+        "fps": fps,
+        "size": list(size),
+        "frames": frames,
+        "duration": round(timeline.duration, 3),
+        "design": design if isinstance(design, str) else design.name,
+        "seed": seed,
+        "illegal": list(deal.illegal),
+        "timeline": [{"play": i, "t_settled": round(t, 3)}
+                     for i, t in enumerate(timeline.t_settled)],
+        "gathered": [round(t, 3) for t in timeline.gathered],
+        "geometry": {"image_size": list(size), "corners": filming.corners(),
+                     "trick_size": TRICK_SIZE, "method": "manual"},
+    }}
+    path = out / f"deal_{index:03d}.json"
+    path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+    return SimulatedFiles(video, path, deal, frames)
+
+
+def spread(total: int, parts: int, rng: random.Random) -> list[int]:
+    """`total` injected plays over `parts` deals, as evenly as possible, in a random order."""
+    base = [total // parts + (1 if i < total % parts else 0) for i in range(parts)]
+    rng.shuffle(base)
+    return base
+
+
+def simulate_deals(
+    out: Path,
+    deals: int,
+    seed: int = 0,
+    illegal: int = 0,
+    rules: str = "ffb-coinche",
+    designs: Sequence[str | Design] | None = None,
+    fps: float = 10.0,
+    size: tuple[int, int] = (640, 480),
+    pace: float = 1.0,
+    passes: float = 0.2,
+    show_progress: bool = True,
+    use_textures: bool = True,
+) -> list[SimulatedFiles]:
+    """Deal, script and film `deals` deals with `illegal` revokes across them; deterministic."""
+    from tqdm import tqdm
+
+    from vision.artwork import HELD_OUT, load_textures
+
+    if illegal > 24 * deals:
+        raise ValueError(f"--illegal {illegal}: at most 24 revokes fit in {deals} deal(s)")
+    designs = list(designs or HELD_OUT)
+    out.mkdir(parents=True, exist_ok=True)
+    textures = load_textures() if use_textures else []
+    rng = random.Random(seed)
+    counts = spread(illegal, deals, rng)
+    plans = []
+    for i in range(deals):
+        deal_seed = rng.randrange(2**31)
+        deal = play_deal(random.Random(deal_seed), rules, n_illegal=counts[i])
+        timeline = build_timeline(deal, random.Random(deal_seed + 1), pace=pace, passes=passes)
+        plans.append((deal_seed, deal, timeline))
+    total = sum(math.ceil(t.duration * fps) for _, _, t in plans)
+    written = []
+    with tqdm(total=total, unit="frame", desc="simulate", disable=not show_progress,
+              file=sys.stderr) as bar:
+        for i, (deal_seed, deal, timeline) in enumerate(plans):
+            written.append(simulate_deal(out, i, deal, timeline, designs[i % len(designs)],
+                                         deal_seed, fps, size, textures, bar))
+    return written
