@@ -1,0 +1,244 @@
+"""Fold the event log into games, deals and plays, with undos, corrections and rulings applied.
+
+This is pure bookkeeping over `device.store.Event`s; judging the deals is `device.web.state`'s job.
+Events that cannot be applied (a correction of a play that does not exist, a card that cannot be
+read) are skipped and reported in `Folded.errors` rather than breaking the page: the log is what
+the camera and the referee wrote, and it is never rewritten.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from device.store import Event
+
+DEFAULT_RULES = "ffb-coinche"
+
+
+@dataclass
+class Play:
+    """One card seen on the table (possibly corrected by the referee)."""
+
+    seq: int
+    seat: str
+    card: str
+    actor: str
+    t: float | None = None
+    confidence: float | None = None
+    uncertain: bool = False
+    alternatives: list[list[Any]] = field(default_factory=list)
+    evidence: str | None = None
+    read_as: str | None = None  # what the camera read, when a correction changed it
+
+
+@dataclass
+class DealLog:
+    """What the log says about one deal."""
+
+    index: int
+    dealer: str
+    seq: int
+    contract: dict[str, Any] | None = None
+    turned: str | None = None
+    plays: list[Play] = field(default_factory=list)
+    announces: list[dict[str, Any]] = field(default_factory=list)
+    belote: list[str] = field(default_factory=list)
+    rulings: dict[int, dict[str, Any]] = field(default_factory=dict)
+    gathered: int = 0
+    over: bool = False
+
+    def record(self, rules: object) -> dict[str, Any]:
+        """The deal in the engine's record form (docs: engine/record.py)."""
+        out: dict[str, Any] = {
+            "rules": rules,
+            "dealer": self.dealer,
+            "contract": self.contract,
+            "plays": [[p.seat, p.card] for p in self.plays],
+        }
+        if self.announces:
+            out["announces"] = [dict(a) for a in self.announces]
+        if self.belote:
+            out["belote"] = list(self.belote)
+        return out
+
+
+@dataclass
+class Folded:
+    """The game as the log tells it, up to some event."""
+
+    rules: object = DEFAULT_RULES
+    players: dict[str, str] = field(default_factory=dict)
+    teams: dict[str, str] = field(default_factory=lambda: {"NS": "NS", "EW": "EW"})
+    deals: list[DealLog] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    last_seq: int = 0
+    last_time: float | None = None
+    started: bool = False
+
+    @property
+    def deal(self) -> DealLog | None:
+        return self.deals[-1] if self.deals else None
+
+
+def cancelled(events: Sequence[Event]) -> set[int]:
+    """Seqs cancelled by `undo` events; an undone undo restores its target."""
+    out: set[int] = set()
+    for ev in reversed(events):
+        if ev.type == "undo" and ev.seq not in out:
+            target = ev.data.get("seq")
+            if isinstance(target, int) and not isinstance(target, bool) and target < ev.seq:
+                out.add(target)
+    return out
+
+
+def fold(events: Sequence[Event]) -> Folded:
+    """Apply every event that was not undone, in order."""
+    dead = cancelled(events)
+    game = Folded()
+    for ev in events:
+        game.last_seq = ev.seq
+        game.last_time = ev.time
+        if ev.seq in dead or ev.type == "undo":
+            continue
+        handler = _HANDLERS.get(ev.type)
+        if handler is None:
+            continue  # unknown types are someone else's (health, notes): not ours to judge
+        try:
+            handler(game, ev)
+        except (KeyError, IndexError, TypeError, ValueError) as exc:
+            game.errors.append(f"event {ev.seq} ({ev.type}) skipped: {exc}")
+    return game
+
+
+def _game_started(game: Folded, ev: Event) -> None:
+    fresh = Folded(last_seq=game.last_seq, last_time=game.last_time, started=True)
+    fresh.rules = ev.data.get("rules", DEFAULT_RULES)
+    fresh.players = {str(k): str(v) for k, v in dict(ev.data.get("players") or {}).items()}
+    fresh.teams.update({str(k): str(v) for k, v in dict(ev.data.get("teams") or {}).items()})
+    game.__dict__.update(fresh.__dict__)
+
+
+def _deal_started(game: Folded, ev: Event) -> None:
+    game.deals.append(DealLog(len(game.deals) + 1, str(ev.data["dealer"]), ev.seq))
+
+
+def _open_deal(game: Folded, ev: Event) -> DealLog:
+    """The deal an event belongs to; a card with no deal started opens one (dealer unknown: E)."""
+    deal = game.deal
+    if deal is None or deal.over:
+        if ev.type not in ("card_played", "contract", "turned_card"):
+            raise ValueError("no deal in progress")
+        deal = DealLog(len(game.deals) + 1, "E", ev.seq)
+        game.deals.append(deal)
+        game.errors.append(f"event {ev.seq}: {ev.type} before any deal_started; dealer taken as E")
+    return deal
+
+
+def _contract(game: Folded, ev: Event) -> None:
+    _open_deal(game, ev).contract = dict(ev.data)
+
+
+def _turned_card(game: Folded, ev: Event) -> None:
+    _open_deal(game, ev).turned = str(ev.data["card"])
+
+
+def _card_played(game: Folded, ev: Event) -> None:
+    d = ev.data
+    deal = _open_deal(game, ev)
+    deal.plays.append(Play(
+        seq=ev.seq, seat=str(d["seat"]), card=str(d["card"]), actor=ev.actor, t=d.get("t"),
+        confidence=d.get("confidence"), uncertain=bool(d.get("uncertain", False)),
+        alternatives=[list(a) for a in d.get("alternatives") or []], evidence=d.get("evidence"),
+    ))
+
+
+def _trick_gathered(game: Folded, ev: Event) -> None:
+    deal = _open_deal(game, ev)
+    deal.gathered = min(deal.gathered + 1, len(deal.plays) // 4)
+
+
+def _deal_over(game: Folded, ev: Event) -> None:
+    _open_deal(game, ev).over = True
+
+
+def _announce(game: Folded, ev: Event) -> None:
+    _current(game).announces.append({"seat": str(ev.data["seat"]),
+                                     "cards": [str(c) for c in ev.data["cards"]]})
+
+
+def _belote(game: Folded, ev: Event) -> None:
+    _current(game).belote.append(str(ev.data["seat"]))
+
+
+def _correction(game: Folded, ev: Event) -> None:
+    play = _current(game).plays[_index(ev.data["play"])]
+    if play.read_as is None:
+        play.read_as = play.card
+    play.card = str(ev.data["card"])
+
+
+def _ruling(game: Folded, ev: Event) -> None:
+    deal = _current(game)
+    index = _index(ev.data["play"])
+    deal.rulings[index] = {"rule": str(ev.data["rule"]), "decision": str(ev.data["decision"]),
+                           "seq": ev.seq}
+
+
+def _current(game: Folded) -> DealLog:
+    if game.deal is None:
+        raise ValueError("no deal yet")
+    return game.deal
+
+
+def _index(value: object) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise ValueError(f"play index must be a non-negative integer, got {value!r}")
+    return value
+
+
+_HANDLERS = {
+    "game_started": _game_started,
+    "deal_started": _deal_started,
+    "contract": _contract,
+    "turned_card": _turned_card,
+    "card_played": _card_played,
+    "trick_gathered": _trick_gathered,
+    "deal_over": _deal_over,
+    "announce": _announce,
+    "belote": _belote,
+    "correction": _correction,
+    "ruling": _ruling,
+}
+
+
+def audit(events: Iterable[Event]) -> list[dict[str, Any]]:
+    """The referee's changes, newest first: who, when, what, before, after, and whether undone."""
+    events = list(events)
+    dead = cancelled(events)
+    by_seq = {ev.seq: ev for ev in events}
+    contract: Mapping[str, Any] | None = None
+    out: list[dict[str, Any]] = []
+    for ev in events:
+        before: object = None
+        after: object = dict(ev.data)
+        if ev.type == "deal_started":
+            contract = None
+        if ev.type == "contract":
+            before, contract = contract, ev.data
+        elif ev.type == "correction":
+            before = {"play": ev.data.get("play"), "card": ev.data.get("before")}
+            after = {"play": ev.data.get("play"), "card": ev.data.get("card")}
+        elif ev.type == "ruling":
+            before = {"play": ev.data.get("play"), "decision": "pending"}
+        elif ev.type == "undo":
+            target = by_seq.get(ev.data.get("seq", -1))
+            before = target.to_json() if target is not None else None
+            after = "cancelled"
+        if ev.actor != "referee":
+            continue
+        out.append({"seq": ev.seq, "time": ev.time, "actor": ev.actor, "type": ev.type,
+                    "before": before, "after": after, "undone": ev.seq in dead})
+    out.reverse()
+    return out

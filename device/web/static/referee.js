@@ -1,0 +1,171 @@
+// The referee console: every button is one POST to /api/referee/*, with the PIN in a header.
+"use strict";
+(() => {
+  const B = window.Belote;
+  const { el } = B;
+  let state = null;
+  let pin = sessionStorage.getItem("referee-pin") || "";
+
+  function say(text, ok = false) {
+    const box = document.getElementById("message");
+    box.textContent = text;
+    box.className = `message ${ok ? "ok" : "error"}`;
+  }
+
+  async function api(method, path, body) {
+    const opts = { method, headers: { "X-Referee-Pin": pin } };
+    if (body !== undefined) {
+      opts.headers["Content-Type"] = "application/json";
+      opts.body = JSON.stringify(body);
+    }
+    const r = await fetch(`/api/referee/${path}`, opts);
+    const data = await r.json().catch(() => ({}));
+    if (!r.ok) {
+      say(`${r.status} — ${data.detail || r.statusText}`);
+      if (r.status === 401 || r.status === 403) setLocked(true);
+      throw new Error(data.detail || r.statusText);
+    }
+    return data;
+  }
+
+  async function act(path, body, okText) {
+    try {
+      const done = await api("POST", path, body);
+      say(okText || `✓ ${done.type} #${done.seq}`, true);
+      refreshAudit();
+      return done;
+    } catch (e) { return null; }
+  }
+
+  function setLocked(locked) {
+    document.body.classList.toggle("locked", locked);
+    document.getElementById("pin-status").textContent = locked ? "🔒" : "🔓";
+  }
+
+  async function checkPin() {
+    try { await api("GET", "check"); setLocked(false); say("", true); refreshAudit(); }
+    catch (e) { setLocked(true); }
+  }
+
+  function form(id, handler) {
+    document.getElementById(id).addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      handler(Object.fromEntries(new FormData(ev.target).entries()));
+    });
+  }
+
+  form("pin-form", () => {
+    pin = document.getElementById("pin").value.trim();
+    sessionStorage.setItem("referee-pin", pin);
+    checkPin();
+  });
+
+  form("game-form", (f) => {
+    let rules = f.preset;
+    if (f.overrides.trim()) {
+      try { rules = { preset: f.preset, ...JSON.parse(f.overrides) }; }
+      catch (e) { say(`Overrides: ${e.message}`); return; }
+    }
+    const players = {}, teams = {};
+    for (const s of ["N", "E", "S", "W"]) if (f[s].trim()) players[s] = f[s].trim();
+    for (const t of ["NS", "EW"]) if (f[t].trim()) teams[t] = f[t].trim();
+    act("game", { rules, players, teams, dealer: f.dealer });
+  });
+  form("deal-form", (f) => act("deal", { dealer: f.dealer }));
+  document.getElementById("deal-over").addEventListener("click", () => act("deal_over", {}));
+  form("contract-form", (f) => {
+    const bid = /^\d+$/.test(f.bid.trim()) ? Number(f.bid.trim()) : f.bid.trim();
+    act("contract", { taker: f.taker, bid, trump: f.trump, coinche: Number(f.coinche) });
+  });
+  form("announce-form", (f) => act("announce", { seat: f.seat, cards: f.cards.trim().split(/[\s,]+/) }));
+  document.getElementById("belote-btn").addEventListener("click", () => {
+    const seat = document.querySelector("#announce-form [name=seat]").value;
+    act("belote", { seat });
+  });
+  form("play-form", (f) => act("play", { seat: f.seat, card: f.card.trim().toUpperCase() }));
+  document.getElementById("undo").addEventListener("click", () => act("undo", {}));
+
+  async function choose(play) {
+    const box = document.getElementById("possible");
+    try {
+      const data = await api("GET", `possible?play=${play}`);
+      const T = B.T();
+      box.replaceChildren(
+        el("p", {}, `${T.correct_card} ${play} (${B.seatLabel(state, data.seat)}) : `,
+          B.cardImg(data.card, "card micro"), " →"),
+        el("div", { class: "choices" }, data.possible.map((c) =>
+          el("button", { class: "choice", "data-card": c, title: B.cardName(c),
+                         onclick: () => act("correction", { play, card: c }).then(() => box.replaceChildren()) },
+            B.cardImg(c, "card mini")))));
+    } catch (e) { /* message already shown */ }
+  }
+
+  function renderPlays(s) {
+    const d = s.deal;
+    const box = document.getElementById("plays");
+    if (!d || !d.plays.length) { box.replaceChildren(el("p", { class: "muted" }, "—")); return; }
+    box.replaceChildren(...d.plays.map((p) => el("button", {
+      class: `play${p.uncertain ? " uncertain" : ""}${p.read_as ? " corrected" : ""}`,
+      "data-play": p.play, title: `${p.play} · ${p.seat}`, onclick: () => choose(p.play) },
+      el("span", { class: "play-no" }, `${p.play} ${p.seat}`), B.cardImg(p.card, "card mini"))));
+  }
+
+  function renderFlags(s) {
+    const T = B.T();
+    const box = document.getElementById("flags");
+    const flags = (s.deal && s.deal.violations) || [];
+    if (!flags.length) { box.replaceChildren(el("p", { class: "muted" }, T.no_flags)); return; }
+    box.replaceChildren(...flags.map((f) => el("div", { class: `flag ${f.decision}` },
+      el("div", { class: "flag-head" }, B.cardImg(f.card, "card mini"),
+        el("div", {}, el("b", {}, `${f.play} · ${B.seatLabel(s, f.seat)} · ${B.cardName(f.card)}`),
+          el("div", { class: "rule" }, T[`rule_${f.rule}`] || f.rule),
+          f.proof ? el("div", { class: "muted" }, `${T.proof} : ${f.proof.play} ${B.cardName(f.proof.card)}`) : null),
+        el("span", { class: `badge ${f.decision}` }, T[f.decision])),
+      el("div", { class: "row-form" },
+        el("button", { onclick: () => act("ruling", { play: f.play, rule: f.rule, decision: "accepted" }) }, T.accept),
+        el("button", { onclick: () => act("ruling", { play: f.play, rule: f.rule, decision: "dismissed" }) }, T.dismiss)))));
+  }
+
+  function fmt(v) {
+    if (v === null || v === undefined) return "—";
+    if (typeof v === "string") return v;
+    if (v.data) return `${v.type} ${JSON.stringify(v.data)}`;
+    return JSON.stringify(v);
+  }
+
+  async function refreshAudit() {
+    if (document.body.classList.contains("locked")) return;
+    try {
+      const rows = await api("GET", "audit?limit=50");
+      const time = (t) => new Date(t * 1000).toLocaleTimeString(B.LANG);
+      document.getElementById("audit").replaceChildren(el("table", { class: "history audit" },
+        el("thead", {}, el("tr", {}, ["#", "⏱", "", "avant / before", "après / after"].map((h) => el("th", {}, h)))),
+        el("tbody", {}, rows.map((r) => el("tr", { class: r.undone ? "undone" : "" },
+          el("td", {}, r.seq), el("td", {}, time(r.time)), el("td", {}, `${r.actor} · ${r.type}`),
+          el("td", { class: "code" }, fmt(r.before)), el("td", { class: "code" }, fmt(r.after)))))));
+    } catch (e) { /* shown */ }
+  }
+
+  function mini(s) {
+    const d = s.deal;
+    const box = document.getElementById("mini");
+    box.replaceChildren(
+      el("span", { class: "mini-score" }, `${B.teamLabel(s, "NS")} ${s.score.NS} – ${s.score.EW} ${B.teamLabel(s, "EW")}`),
+      d ? el("span", {}, ` · ${B.T().deal} ${d.index} · `, B.contractNode(s, d.contract)) : null,
+      d ? el("span", { class: "mini-trick" }, d.trick.map((p) => B.cardImg(p.card, "card micro"))) : null);
+  }
+
+  function render(s) {
+    state = s;
+    document.body.dataset.seq = s.seq;
+    mini(s); renderPlays(s); renderFlags(s);
+    refreshAudit();
+  }
+
+  B.loadWords().then(() => {
+    document.getElementById("pin").value = pin;
+    setLocked(true);
+    if (pin) checkPin();
+    B.connect(render);
+  });
+})();
