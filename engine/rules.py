@@ -325,4 +325,4 @@ def find_rules(spec: str | Mapping[str, object] | RuleSet) -> RuleSet:
     key = name.strip().lower()
     if key not in PRESETS:
         raise RulesError(f"unknown preset {name!r}; presets are: {', '.join(PRESETS)}")
-    return _override(PRESETS[key], knobs)
+    return _override(PRESETS[key], knobs) if knobs else PRESETS[key]
