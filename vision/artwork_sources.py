@@ -256,9 +256,9 @@ GIMP_TEXTURES = (
 def textures(pokerth: Path | None, gimp: Path | None) -> Iterator[tuple[str, np.ndarray]]:
     """Table surfaces: pokerth's felt tables (centre crop) and GIMP's wood/cloth patterns."""
     if pokerth is not None:
-        for file in sorted(
-            (pokerth / "usr/share/games/pokerth/gfx/gui/table").glob("*/table*.png")
-        ):
+        # Only the 'default' tables: 'danuxi1' shows chairs below the rail.
+        tables = pokerth / "usr/share/games/pokerth/gfx/gui/table"
+        for file in sorted(tables.glob("default*/table*.png")):
             image = cv2.imread(str(file), cv2.IMREAD_COLOR)
             if image is None:
                 continue

@@ -35,9 +35,12 @@ def table_surface(
         grain = cv2.resize(grain, (w, h))[:, :, None]
         fine = np_rng.normal(0, rng.uniform(2, 6), (h, w, 1)).astype(np.float32)
         return np.clip(base + grain + fine, 0, 255).astype(np.uint8)
-    scale = rng.uniform(0.4, 1.6) * max(w, h) / max(texture.shape[:2]) * rng.uniform(0.5, 1.5)
-    scale = max(scale, 0.15)
-    tex = cv2.resize(texture, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    if min(texture.shape[:2]) >= 300:  # a photo of a whole surface: cover the frame with it
+        scale = max(w, h) / min(texture.shape[:2]) * rng.uniform(1.0, 1.5)
+    else:  # a small seamless pattern: tile it, never blown up into visible blocks
+        scale = rng.uniform(0.7, 2.2) * max(w, h) / 320
+    interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC
+    tex = cv2.resize(texture, None, fx=scale, fy=scale, interpolation=interpolation)
     if rng.random() < 0.5:
         tex = cv2.rotate(tex, cv2.ROTATE_90_CLOCKWISE)
     th, tw = tex.shape[:2]
