@@ -112,6 +112,7 @@ class _Auction:
             raise AuctionError(f"call {c} after the auction is over ({self._state()})")
         self._check(self.turn, c)
         self.calls.append((self.turn, c))
+        self._apply(self.turn, c)
         self.turn = None if self._ended() else self.turn.next(self.rules.clockwise)
 
     def _state(self) -> str:
@@ -122,6 +123,9 @@ class _Auction:
         return AuctionError(f"{seat} cannot call {call!s}: {why} ({self._state()})")
 
     def _check(self, seat: Seat, call: Call) -> None:
+        raise NotImplementedError
+
+    def _apply(self, seat: Seat, call: Call) -> None:
         raise NotImplementedError
 
     def _ended(self) -> bool:
@@ -177,9 +181,7 @@ class CoincheAuction(_Auction):
             return
         raise self._error(seat, call, "not a call of the coinche auction")
 
-    def call(self, call: Call | str) -> None:
-        super().call(call)
-        seat, c = self.calls[-1]
+    def _apply(self, seat: Seat, c: Call) -> None:
         if c.kind == "bid":
             assert c.bid is not None and c.trump is not None
             self.best = (seat, c.bid, c.trump)
@@ -246,9 +248,7 @@ class BeloteAuction(_Auction):
         if call.trump not in self.rules.trump_modes:
             raise self._error(seat, call, f"{call.trump} is not a trump mode of {self.rules.name}")
 
-    def call(self, call: Call | str) -> None:
-        super().call(call)
-        seat, c = self.calls[-1]
+    def _apply(self, seat: Seat, c: Call) -> None:
         if c.kind == "take":
             self.taken = (seat, c.trump or Trump(self.turned.suit.value))
 

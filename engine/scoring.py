@@ -277,10 +277,9 @@ def _contract_made(rules: RuleSet, contract: Contract, bid: int, raw_takers: int
     elif rule == "bid-only":
         made, tie = t >= bid, False
         why = f"bid-only: takers {t} ≥ bid {bid}: {made}"
-    else:  # belote82
-        reached = t >= MIN_CARDS
-        made, tie = reached and t > d, reached and t == d
-        why = f"belote82: takers {t} ≥ 82: {reached}; {t} > defence {d}: {t > d}"
+    else:  # belote82: a tie (81-81, or 91-91 with a belote) is the litige
+        made, tie = t >= MIN_CARDS and t > d, t == d
+        why = f"belote82: takers {t} ≥ 82: {t >= MIN_CARDS}; {t} > defence {d}: {t > d}"
     if tie:
         why += f"; litige ({rules.litige})"
     return made, tie, why + (" → made" if made else " → failed")
@@ -292,7 +291,7 @@ def _failed_base(rules: RuleSet, contract: Contract, capot: Team | None,
     base = rules.failed_base
     if capot is contract.taker.team.other:
         base = max(base, rounded[capot])
-    if contract.bid in ("capot", "generale") and rules.capot == "flat250":
+    if contract.bid == "capot" and rules.capot == "flat250":
         base = max(base, CAPOT_FLAT)  # 004: "une enchère de capot vaut 500, réussie ou chutée"
     return base
 
@@ -336,7 +335,7 @@ def _coinched(rules: RuleSet, contract: Contract, W: Team, bid: int, mult: int,
     all_ann = ann[W] + ann[L]
     if rules.coinched_scoring == "multiply-all":
         base = CAPOT_FLAT if capot is W else rules.failed_base
-        if contract.bid in ("capot", "generale") and rules.capot == "flat250":
+        if contract.bid == "capot" and rules.capot == "flat250":
             base = CAPOT_FLAT
         parts = {"made+bid": base + bid + all_ann, "made": base + all_ann, "bid": bid}[mode]
         inner = parts + (bel[W] if rules.belote_multiplied else 0)

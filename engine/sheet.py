@@ -1,0 +1,93 @@
+"""A score sheet a person can read: tricks, who won, points, result, score, violations with proof.
+
+>>> from engine.record import load_record
+>>> rec = load_record({"rules": "ffb-coinche", "dealer": "E", "plays": [],
+...                    "contract": {"taker": "N", "bid": 90, "trump": "H"}})
+>>> print(score_sheet(rec).splitlines()[1])
+Deal 1: dealer E, contract N 90 H, takers NS
+"""
+
+from __future__ import annotations
+
+from engine.cards import Team
+from engine.judge import JudgedDeal, judge_game
+from engine.record import Record
+
+_RULE_TEXT = {
+    "out-of-turn": "played out of turn",
+    "card-already-played": "this card was already played",
+    "not-in-hand": "the card was not in the player's hand",
+    "follow-suit": "did not follow suit",
+    "must-trump": "did not trump",
+    "must-overtrump": "did not overtrump",
+    "must-undertrump": "did not play a lower trump",
+    "must-go-up": "did not go higher",
+    "false-announce": "announced cards the player did not hold",
+}
+
+
+def _teams(points: dict[str, int] | None) -> str:
+    return "-" if points is None else f"NS {points['NS']}, EW {points['EW']}"
+
+
+def _deal_lines(n: int, j: JudgedDeal) -> list[str]:
+    d = j.deal
+    if d.contract is None:
+        return [f"Deal {n}: dealer {d.dealer}, thrown in (no contract): no score"]
+    c = d.contract
+    out = [f"Deal {n}: dealer {d.dealer}, contract {c}, takers {c.taker.team}"]
+    assert j.observed is not None
+    plays = j.observed.plays
+    for i, t in enumerate(j.observed.tricks):
+        body = " ".join(f"{s}:{card}" for s, card in t.plays)
+        out.append(f"  trick {i + 1}: {body}  -> {t.winner} wins {t.points}")
+    rest = j.observed.current_trick
+    if rest:
+        out.append("  (trick in progress: " + " ".join(f"{s}:{card}" for s, card in rest) + ")")
+    for a in j.valid:
+        out.append(f"  annonce {a}")
+    for a in j.false:
+        out.append(f"  FALSE annonce {a}")
+    for seat in j.belote:
+        out.append(f"  belote-rebelote: {seat}")
+    obj = j.to_json()
+    if not j.complete:
+        out.append(f"  incomplete: {len(plays)} of 32 plays, no score yet")
+    else:
+        cp = obj["card_points"]
+        assert isinstance(cp, dict)
+        out.append(f"  card points: {_teams(cp)}")
+        if j.result is None:
+            out.append(f"  no score: {j.problem}")
+        else:
+            out.append(f"  result: {j.result.result}")
+            out += [f"    {line}" for line in j.result.lines]
+            out.append(f"  score: NS {j.result.score[Team.NS]}, EW {j.result.score[Team.EW]}")
+    if j.violations:
+        out.append("  violations:")
+    for v in j.violations:
+        why = _RULE_TEXT.get(v.rule, v.rule)
+        if v.proven_by is None:
+            proof = "the hands prove it"
+        elif v.proven_by == v.play:
+            proof = "seen at this play"
+        else:
+            ps, pc = plays[v.proven_by]
+            proof = f"proven by play {v.proven_by}: {ps} played {pc}"
+        out.append(f"    play {v.play}: {v.seat} {v.card} - {v.rule}: {why} ({proof})")
+    return out
+
+
+def score_sheet(record: Record, title: str | None = None) -> str:
+    """The record judged, as text: each deal, then the game's running score and end."""
+    judged, game = judge_game(record)
+    lines = [f"== {title + ' - ' if title else ''}rules {record.rules.name} =="]
+    for n, j in enumerate(judged, 1):
+        lines += _deal_lines(n, j)
+    if record.game or len(judged) > 1:
+        lines.append(f"Game: NS {game.score[Team.NS]}, EW {game.score[Team.EW]}"
+                     + (f", reserve {game.reserve}" if game.reserve else ""))
+        lines += [f"  {note}" for note in game.notes]
+        lines.append(f"  winner: {game.winner}" if game.is_over else
+                     f"  not over (target {record.rules.target}); next dealer {game.dealer}")
+    return "\n".join(lines)
