@@ -1,0 +1,245 @@
+"""`belote replay`: the whole pipeline offline on a recorded video (or folder of pictures).
+
+What the referee would have typed in (rules, dealer, contract) and the installation's calibration
+come from the record beside the video (`deal_000.json` for `deal_000.mp4`, as `belote simulate`
+writes them) or from the options; the plays come only from the pictures. `--check` compares them
+with that record's plays and timeline.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+HELP = "Run the pipeline offline on a video or folder; print the record seen and the verdict."
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("path", type=Path, metavar="VIDEO|DIR",
+                        help="a video, a folder of videos, or a folder of pictures")
+    parser.add_argument("--json", action="store_true", help="print JSON (a list for a folder)")
+    parser.add_argument("--model", help="detector model (default: the shipped one)")
+    parser.add_argument("--backend", default="auto", help="detector backend (default auto)")
+    parser.add_argument("--conf", type=float, default=None, help="detector confidence threshold")
+    parser.add_argument("--config", type=Path, metavar="YAML",
+                        help="take geometry, tracker and rules settings from this config")
+    parser.add_argument("--rules", help="rules preset when no record sits beside the video")
+    parser.add_argument("--dealer", choices=("N", "E", "S", "W"), help="the dealer")
+    parser.add_argument("--contract", metavar="JSON",
+                        help='e.g. \'{"taker": "N", "bid": 90, "trump": "H"}\'')
+    parser.add_argument("--fps", type=float, default=10.0, help="frame rate of a picture folder")
+    parser.add_argument("--check", action="store_true",
+                        help="compare with the record beside the video (plays, latency)")
+
+
+def _inputs(path: Path) -> list[Path]:
+    from device.sources import VIDEO_SUFFIXES
+
+    if path.is_dir():
+        videos = sorted(p for p in path.iterdir() if p.suffix.lower() in VIDEO_SUFFIXES)
+        return videos or [path]
+    return [path]
+
+
+def _beside(video: Path) -> dict[str, Any] | None:
+    side = video.with_suffix(".json") if video.is_file() else video / "record.json"
+    if not side.is_file():
+        return None
+    try:
+        obj = json.loads(side.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"{side}: cannot read the record beside the video ({exc})") from None
+    return obj if isinstance(obj, dict) else None
+
+
+def replay(
+    path: Path,
+    detector: Any,
+    *,
+    referee: dict[str, Any] | None = None,
+    config: Any = None,
+    fps: float = 10.0,
+    progress: bool = True,
+) -> dict[str, Any]:
+    """Run one video or picture folder through source → detector → tracker → log.
+
+    `referee`: {"rules", "dealer", "contract"} as the referee would enter them, plus an optional
+    "geometry" section (calibration). Returns {"source", "frames", "fps", "record", "verdict",
+    "plays", "events"}.
+    """
+    import threading
+    import time
+
+    from tqdm import tqdm
+
+    from device.config import Config, GeometryConfig
+    from device.loop import restore_tracker, run_loop
+    from device.sources import ImageFolderSource, VideoFileSource
+    from device.store import EventStore
+    from vision.tracker import TableTracker, TrackerSettings
+
+    config = config or Config()
+    referee = dict(referee or {})
+    rules = referee.get("rules") or config.rules.spec()
+    store = EventStore(":memory:")
+    store.append("game_started", {"rules": rules, "players": {}, "teams": {}}, actor="referee")
+    if referee.get("dealer"):
+        store.append("deal_started", {"dealer": referee["dealer"]}, actor="referee")
+    if referee.get("contract"):
+        store.append("contract", dict(referee["contract"]), actor="referee")
+    geometry = config.geometry
+    if referee.get("geometry") and not config.geometry.corners:
+        geometry = GeometryConfig.model_validate(referee["geometry"])
+    settings = TrackerSettings.from_config(config.tracker.model_dump())
+    tracker = TableTracker(None, settings, rules)
+    restore_tracker(tracker, store)
+    width = config.camera.lores_width
+    source: Any = (ImageFolderSource(path, fps, width) if path.is_dir()
+                   else VideoFileSource(path, width))
+    bar = tqdm(total=source.frame_count or None, unit="frame", desc=path.name,
+               disable=not progress, file=sys.stderr, leave=False)
+
+    class _Counted:
+        live = False
+
+        def read(self) -> Any:
+            frame = source.read()
+            bar.update(frame is not None)
+            return frame
+
+    start = time.perf_counter()
+    try:
+        health = run_loop(_Counted(), detector, tracker, store, threading.Event(),
+                          geometry=geometry)
+    finally:
+        bar.close()
+        source.close()
+    elapsed = time.perf_counter() - start
+    events = store.events()
+    plays = _first_deal_plays(events)
+    record = {"rules": rules, "dealer": referee.get("dealer") or _dealer(events),
+              "contract": referee.get("contract"),
+              "plays": [[p["seat"], p["card"]] for p in plays]}
+    return {
+        "source": str(path),
+        "frames": health.frames,
+        "fps": round(health.frames / elapsed, 2) if elapsed > 0 else None,
+        "record": record,
+        "verdict": _judge(record),
+        "plays": plays,
+        "events": [e.to_json() for e in events],
+    }
+
+
+def _first_deal_plays(events: list[Any]) -> list[dict[str, Any]]:
+    plays: list[dict[str, Any]] = []
+    for e in events:
+        if e.type == "deal_started" and plays:
+            break
+        if e.type == "card_played":
+            plays.append({k: e.data.get(k) for k in
+                          ("seat", "card", "t", "seen", "confidence", "uncertain", "alternatives")})
+    return plays
+
+
+def _dealer(events: list[Any]) -> str | None:
+    return next((e.data.get("dealer") for e in events if e.type == "deal_started"), None)
+
+
+def _judge(record: dict[str, Any]) -> dict[str, Any] | None:
+    if not record.get("contract") or not record.get("dealer"):
+        return None  # the camera cannot hear the auction: no contract, no verdict
+    from engine.record import judge, load_record
+
+    try:
+        return judge(load_record(record))
+    except ValueError as exc:
+        return {"error": str(exc)}
+
+
+def _check(result: dict[str, Any], truth: dict[str, Any]) -> dict[str, Any]:
+    """How the plays seen compare with the true record: right plays and recording delay."""
+    true_plays = [list(p) for p in truth.get("plays") or []]
+    seen = result["record"]["plays"]
+    right = sum(1 for a, b in zip(seen, true_plays, strict=False) if a == b)
+    timeline = ((truth.get("meta") or {}).get("simulated") or {}).get("timeline") or []
+    delays = sorted(p["t"] - s["t_settled"] for p, s in zip(result["plays"], timeline,
+                                                              strict=False) if p["t"] is not None)
+    out: dict[str, Any] = {"plays": len(true_plays), "seen": len(seen), "right": right,
+                           "exact": seen == true_plays}
+    if delays:
+        out["delay_s"] = {"median": round(delays[len(delays) // 2], 3),
+                          "max": round(delays[-1], 3)}
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    if not args.path.exists():
+        print(f"replay: {args.path}: no such file or folder", file=sys.stderr)
+        return 2
+    from device.config import ConfigError, load_config
+
+    try:
+        config = load_config(args.config)
+        contract = json.loads(args.contract) if args.contract else None
+    except ConfigError as exc:
+        print(f"replay: {exc}", file=sys.stderr)
+        return 2
+    except ValueError as exc:
+        print(f"replay: --contract is not JSON ({exc})", file=sys.stderr)
+        return 2
+    from vision.detector import load_detector
+
+    try:
+        kw = {} if args.conf is None else {"conf": args.conf}
+        detector = load_detector(args.model or config.detector.model, args.backend, **kw)
+    except ValueError as exc:
+        print(f"replay: {exc}", file=sys.stderr)
+        return 2
+    results = []
+    inputs = _inputs(args.path)
+    for path in inputs:
+        try:
+            truth = _beside(path)
+            referee = {k: (truth or {}).get(k) for k in ("rules", "dealer", "contract")}
+            referee["geometry"] = ((truth or {}).get("meta") or {}).get("simulated", {}).get(
+                "geometry")
+            for key, value in (("rules", args.rules), ("dealer", args.dealer),
+                               ("contract", contract)):
+                if value:
+                    referee[key] = value
+            result = replay(path, detector, referee=referee, config=config, fps=args.fps)
+        except ValueError as exc:  # SourceError, a bad record beside the video
+            print(f"replay: {exc}", file=sys.stderr)
+            return 2
+        if args.check and truth:
+            result["check"] = _check(result, truth)
+        results.append(result)
+        if not args.json:
+            _print_text(result)
+    if args.json:
+        out = [{k: v for k, v in r.items() if k != "events"} for r in results]
+        many = inputs != [args.path]  # a folder of videos gives a list
+        json.dump(out if many else out[0], sys.stdout, indent=1)
+        sys.stdout.write("\n")
+    return 0
+
+
+def _print_text(result: dict[str, Any]) -> None:
+    print(f"{result['source']}: {len(result['plays'])} plays in {result['frames']} frames "
+          f"({result['fps']} frames/s)")
+    for i, p in enumerate(result["plays"]):
+        mark = "  ? " + ", ".join(f"{c} {v:.2f}" for c, v in p["alternatives"]) \
+            if p["uncertain"] else ""
+        print(f"  {i + 1:2d}. {p['seat']} {p['card']:>2}  at {p['t']:.1f} s{mark}")
+    verdict = result["verdict"]
+    if verdict is None:
+        print("  no verdict: the dealer and contract are unknown (--dealer, --contract)")
+    else:
+        print("  verdict: " + json.dumps({k: verdict.get(k) for k in
+                                          ("result", "score", "violations")}))
+    if "check" in result:
+        print("  check: " + json.dumps(result["check"]))

@@ -1,0 +1,271 @@
+"""The companion's loop: frame source → detector → tracker → event log, with health figures.
+
+Everything the tracker concludes is appended to the `EventStore` before anything else happens, with
+an evidence picture (a crop of the full-resolution frame) written first; on start the tracker is
+rebuilt from the log, so a restart resumes the game exactly where it was.
+
+>>> stop = threading.Event()                                        # doctest: +SKIP
+>>> health = run_loop(source, detector, tracker, store, stop)      # doctest: +SKIP
+>>> health.to_json()["fps"]                                         # doctest: +SKIP
+14.8
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from device.store import EventStore
+
+STAGES = ("read", "detect", "track", "store")
+
+
+@dataclass
+class Health:
+    """Live figures for the pages: frames per second, milliseconds per stage, camera state."""
+
+    fps: float = 0.0
+    ms: dict[str, float] = field(default_factory=lambda: dict.fromkeys(STAGES, 0.0))
+    frames: int = 0
+    dropped: int = 0  # frames the camera made that we never saw (we were busy)
+    read_failures: int = 0  # reads that returned nothing
+    camera: str = "down"
+    reopens: int = 0
+    detections: int = 0  # in the last frame
+    last_frame_time: float | None = None  # the frame's own clock (video time for files)
+    started: float = field(default_factory=time.time)
+    last_error: str | None = None
+    running: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "fps": round(self.fps, 2),
+            "ms": {k: round(v, 2) for k, v in self.ms.items()},
+            "frames": self.frames,
+            "dropped": self.dropped,
+            "read_failures": self.read_failures,
+            "camera": self.camera,
+            "reopens": self.reopens,
+            "detections": self.detections,
+            "last_frame_time": self.last_frame_time,
+            "uptime_s": round(time.time() - self.started, 1),
+            "last_error": self.last_error,
+            "running": self.running,
+        }
+
+    def _smooth(self, stage: str, ms: float) -> None:
+        old = self.ms.get(stage, 0.0)
+        self.ms[stage] = ms if self.frames <= 1 else 0.9 * old + 0.1 * ms
+
+
+def write_evidence(frame: Any, box: list[float] | None, directory: Path, name: str) -> str | None:
+    """Cut the card (with a margin) out of the full-resolution frame; returns the file name."""
+    if box is None:
+        return None
+    import cv2
+
+    full = frame.full
+    sy = full.shape[0] / frame.image.shape[0]
+    sx = full.shape[1] / frame.image.shape[1]
+    x0, y0, x1, y1 = box
+    mx, my = 0.3 * (x1 - x0), 0.3 * (y1 - y0)
+    h, w = full.shape[:2]
+    crop = full[
+        max(0, int((y0 - my) * sy)) : min(h, int((y1 + my) * sy) + 1),
+        max(0, int((x0 - mx) * sx)) : min(w, int((x1 + mx) * sx) + 1),
+    ]
+    if crop.size == 0:
+        return None
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / name
+    tmp = directory / f".{name}.tmp.jpg"
+    cv2.imwrite(str(tmp), crop, [cv2.IMWRITE_JPEG_QUALITY, 85])
+    os.replace(tmp, path)  # the event never names a half-written file
+    return f"evidence/{name}"
+
+
+def run_loop(
+    source: Any,
+    detector: Any,
+    tracker: Any,
+    store: EventStore,
+    stop_event: threading.Event,
+    *,
+    health: Health | None = None,
+    evidence_dir: str | Path | None = None,
+    geometry: Any = None,
+    on_event: Callable[[Any], None] | None = None,
+    max_frames: int | None = None,
+) -> Health:
+    """Run until `stop_event` is set or a file source ends. The tracker must already be restored
+    from `store` (see `restore_tracker`); events others write meanwhile are passed to it."""
+    health = health or Health()
+    health.running = True
+    evidence = Path(evidence_dir) if evidence_dir else None
+    seen_seq = store.last_seq
+    mine: set[int] = set()
+    last_index: int | None = None
+    tick = time.perf_counter()
+    try:
+        while not stop_event.is_set():
+            t0 = time.perf_counter()
+            frame = source.read()
+            t1 = time.perf_counter()
+            health.camera = getattr(source, "state", "up" if frame is not None else "down")
+            health.reopens = getattr(source, "reopens", 0)
+            health.last_error = getattr(source, "last_error", health.last_error)
+            if frame is None:
+                health.read_failures += 1
+                if not getattr(source, "live", False):
+                    break  # the video or folder has ended
+                continue
+            if last_index is not None and frame.index > last_index + 1:
+                health.dropped += frame.index - last_index - 1
+            last_index = frame.index
+            if tracker.geometry is None and geometry is not None:
+                from vision.geometry import TableGeometry
+
+                h, w = frame.image.shape[:2]
+                tracker.geometry = TableGeometry.from_config(geometry, (w, h))
+            detections = detector.detect(frame.image)
+            t2 = time.perf_counter()
+            if store.last_seq > seen_seq:  # the referee wrote something: tell the tracker first
+                for e in store.events(seen_seq):
+                    if e.seq not in mine:
+                        tracker.observe(e)
+                    seen_seq = e.seq
+            events = tracker.update(frame.time, detections)
+            t3 = time.perf_counter()
+            for ev in events:
+                data = ev["data"]
+                if ev["type"] == "card_played" and evidence is not None:
+                    name = f"{store.last_seq + 1:06d}-{data['card']}.jpg"
+                    data["evidence"] = write_evidence(frame, ev.get("box"), evidence, name)
+                stored = store.append(ev["type"], data, actor="camera")
+                ev["seq"] = stored.seq  # the tracker's history holds this dict: undo finds it
+                mine.add(stored.seq)
+                if on_event is not None:
+                    on_event(stored)
+            t4 = time.perf_counter()
+            health.frames += 1
+            health.detections = len(detections)
+            health.last_frame_time = frame.time
+            for stage, ms in zip(STAGES, (t1 - t0, t2 - t1, t3 - t2, t4 - t3), strict=True):
+                health._smooth(stage, ms * 1000)
+            now = time.perf_counter()
+            period = now - tick
+            tick = now
+            if period > 0:
+                health.fps = 1 / period if health.frames <= 1 else 0.9 * health.fps + 0.1 / period
+            if max_frames is not None and health.frames >= max_frames:
+                break
+    finally:
+        health.running = False
+    return health
+
+
+def restore_tracker(tracker: Any, store: EventStore) -> int:
+    """Replay the log into the tracker; returns how many plays the current deal already has."""
+    tracker.restore(store.events())
+    return len(tracker.view.plays)
+
+
+def ensure_game(store: EventStore, rules: Any) -> None:
+    """A fresh log starts with `game_started` carrying the configured rules."""
+    if not any(e.type == "game_started" for e in store.events()):
+        store.append("game_started", {"rules": rules, "players": {}, "teams": {}}, actor="system")
+
+
+def stop_on_signals(stop_event: threading.Event) -> None:
+    """SIGTERM (systemd) and SIGINT (Ctrl-C) ask the loop to finish its frame and stop."""
+
+    def handler(signum: int, _frame: Any) -> None:
+        print(f"stopping ({signal.Signals(signum).name})", file=sys.stderr)
+        stop_event.set()
+
+    signal.signal(signal.SIGTERM, handler)
+    signal.signal(signal.SIGINT, handler)
+
+
+class Companion:
+    """The whole device from a `Config`: camera, detector, tracker, log; `run()` blocks."""
+
+    def __init__(
+        self,
+        config: Any,
+        *,
+        source: Any = None,
+        detector: Any = None,
+        store: EventStore | None = None,
+        log: Callable[[str], None] | None = None,
+    ) -> None:
+        self.config = config
+        self.log = log or (lambda msg: print(msg, file=sys.stderr))
+        self.store = store or EventStore(config.storage.db)
+        self.health = Health()
+        self.stop_event = threading.Event()
+        self._source = source
+        self._detector = detector
+        ensure_game(self.store, config.rules.spec())
+        self.tracker = self.build_tracker()
+        n = restore_tracker(self.tracker, self.store)
+        if n:
+            self.log(f"resumed: {n} plays already recorded in this deal")
+
+    def build_tracker(self) -> Any:
+        from vision.tracker import TableTracker, TrackerSettings
+
+        settings = TrackerSettings.from_config(self.config.tracker.model_dump())
+        return TableTracker(None, settings, self.config.rules.spec())
+
+    def build_source(self) -> Any:
+        from device.sources import ResilientSource, open_source
+
+        cam = self.config.camera
+
+        def opener() -> Any:
+            return open_source(
+                cam.source, size=(cam.width, cam.height),
+                lores_size=(cam.lores_width, cam.lores_height), fps=cam.fps,
+            )
+
+        first = opener()  # a typo in the source fails now, loudly, not in a retry loop
+        if not first.live:
+            return first
+        made = [first]
+
+        def reopen() -> Any:
+            return made.pop() if made else opener()
+
+        return ResilientSource(
+            reopen, stall_s=cam.stall_s, max_backoff_s=cam.max_backoff_s, log=self.log
+        )
+
+    def build_detector(self) -> Any:
+        from vision.detector import load_detector
+
+        d = self.config.detector
+        return load_detector(d.model, d.backend, imgsz=d.imgsz, conf=d.conf)
+
+    def run(self, source: Any = None, detector: Any = None) -> Health:
+        """Read, detect, track and record until `stop()` (or SIGTERM with `stop_on_signals`)."""
+        source = source or self._source or self.build_source()
+        detector = detector or self._detector or self.build_detector()
+        try:
+            return run_loop(
+                source, detector, self.tracker, self.store, self.stop_event,
+                health=self.health, evidence_dir=self.config.storage.evidence_dir,
+                geometry=self.config.geometry,
+            )
+        finally:
+            source.close()
+
+    def stop(self) -> None:
+        self.stop_event.set()
