@@ -79,6 +79,9 @@ _FR = {
     "deal_over": "Fin de donne",
     "play_card": "Saisir une carte jouée",
     "announce": "Annonce",
+    "time": "Heure",
+    "before": "Avant",
+    "after": "Après",
 }
 
 _EN = {
@@ -156,6 +159,9 @@ _EN = {
     "deal_over": "End of deal",
     "play_card": "Enter a played card",
     "announce": "Announce",
+    "time": "Time",
+    "before": "Before",
+    "after": "After",
 }
 
 # Corner letters printed on the card pictures.

@@ -39,7 +39,9 @@
 
   function setLocked(locked) {
     document.body.classList.toggle("locked", locked);
-    document.getElementById("pin-status").textContent = locked ? "🔒" : "🔓";
+    const status = document.getElementById("pin-status");
+    status.textContent = locked ? "✗" : "✓";
+    status.classList.toggle("open", !locked);
   }
 
   async function checkPin() {
@@ -139,7 +141,7 @@
       const rows = await api("GET", "audit?limit=50");
       const time = (t) => new Date(t * 1000).toLocaleTimeString(B.LANG);
       document.getElementById("audit").replaceChildren(el("table", { class: "history audit" },
-        el("thead", {}, el("tr", {}, ["#", "⏱", "", "avant / before", "après / after"].map((h) => el("th", {}, h)))),
+        el("thead", {}, el("tr", {}, ["#", B.T().time, "", B.T().before, B.T().after].map((h) => el("th", {}, h)))),
         el("tbody", {}, rows.map((r) => el("tr", { class: r.undone ? "undone" : "" },
           el("td", {}, r.seq), el("td", {}, time(r.time)), el("td", {}, `${r.actor} · ${r.type}`),
           el("td", { class: "code" }, fmt(r.before)), el("td", { class: "code" }, fmt(r.after)))))));

@@ -99,10 +99,11 @@
           el("div", { class: "rule" }, T[`rule_${f.rule}`] || f.rule),
           el("div", { class: "muted" }, `${T.deal} ${f.deal} · ${T.trick} ${Math.floor(f.play / 4) + 1}`)),
         el("span", { class: `badge ${f.decision}` }, T[f.decision] || f.decision)),
-      f.proof ? el("div", { class: "proof" }, `${T.proof} : ${B.seatLabel(s, f.proof.seat)} `,
+      f.proof ? el("div", { class: "proof" }, `${T.proof}${B.LANG === "fr" ? " :" : ":"} ${B.seatLabel(s, f.proof.seat)} `,
         B.cardImg(f.proof.card, "card micro"), ` (${T.trick} ${Math.floor(f.proof.play / 4) + 1})`) : null,
       f.evidence ? el("a", { href: f.evidence, target: "_blank" },
-        el("img", { class: "evidence", src: f.evidence, alt: T.evidence })) : null)));
+        el("img", { class: "evidence", src: f.evidence, alt: T.evidence,
+          onerror: (e) => e.target.parentNode.remove() })) : null)));
   }
 
   function history(s) {

@@ -88,7 +88,7 @@ class LiveServer:
         self.url = f"http://127.0.0.1:{self.port}"
         app = create_app(store, referee_pin=PIN, **kwargs)
         config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning",
-                                lifespan="on")
+                                lifespan="on", timeout_graceful_shutdown=1)
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
@@ -102,8 +102,7 @@ class LiveServer:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.server.should_exit = True
-        self.server.force_exit = True  # open event streams would otherwise hold the shutdown
+        self.server.should_exit = True  # open event streams are cut after the 1 s grace
         self.thread.join(timeout=10)
 
 

@@ -1,0 +1,186 @@
+"""The pages in headless Chromium (Debian's /usr/bin/chromium), driven by Playwright.
+
+The server is uvicorn on 127.0.0.1 in a thread; cards are appended to its store as a replayed deal
+would. Screenshots of the three pages land in docs/screenshots/.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import PIN, play, start
+
+CHROMIUM = Path("/usr/bin/chromium")
+SHOTS = Path(__file__).resolve().parents[3] / "docs" / "screenshots"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(),
+                       reason="needs Debian's chromium at /usr/bin/chromium "
+                              "(apt-get install -y chromium)"),
+]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1366, "height": 860})
+    p = context.new_page()
+    p.set_default_timeout(5000)
+    yield p
+    context.close()
+
+
+def shot(page: Any, name: str, **kwargs: Any) -> Path:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / name
+    page.screenshot(path=str(path), animations="disabled", **kwargs)
+    return path
+
+
+def wait_seq(page: Any, seq: int) -> None:
+    page.wait_for_function(f"Number(document.body.dataset.seq || 0) >= {seq}")
+
+
+def test_a_played_card_appears_within_a_second_without_reload(live, page, revoke_deal) -> None:
+    start(live.store, revoke_deal, players={"N": "Anne", "E": "Bruno", "S": "Chloé", "W": "Driss"})
+    page.goto(live.url + "/")
+    wait_seq(page, live.store.last_seq)
+    page.evaluate("window.__noReload = true")
+    for i in range(6):
+        seat, card = revoke_deal.plays[i]
+        t0 = time.monotonic()
+        play(live.store, revoke_deal, i)
+        if i % 4 == 3:
+            continue  # the trick is gathered at once: the table clears
+        page.locator(f'.seat-{seat} img[data-card="{card}"]').wait_for(timeout=1000)
+        assert time.monotonic() - t0 < 1.0
+    assert page.evaluate("window.__noReload") is True
+    assert page.locator(".trick-no").text_content().startswith("Pli 2")
+
+
+def test_screenshot_of_a_game_in_progress(live, browser, revoke_deal, tmp_path) -> None:
+    from conftest import replay, sim_deal
+    from PIL import Image, ImageDraw
+
+    replay(live.store, revoke_deal)
+    flagged = revoke_deal.illegal[0]
+    evidence = tmp_path / "evidence"
+    evidence.mkdir(exist_ok=True)
+    img = Image.new("RGB", (480, 270), (15, 107, 69))
+    ImageDraw.Draw(img).rectangle((200, 90, 260, 175), fill=(250, 250, 245), outline=(40, 40, 40))
+    img.save(evidence / f"{flagged:06d}.jpg")
+    second = sim_deal(11, 0)
+    live.store.append("deal_started", {"dealer": str(second.dealer)})
+    live.store.append("contract", {**second.contract.to_json(), "coinche": 2}, actor="referee")
+    for i in range(6):
+        play(live.store, second, i)
+    ctx = browser.new_context(viewport={"width": 1600, "height": 1000})
+    page = ctx.new_page()
+    page.goto(live.url + "/")
+    wait_seq(page, live.store.last_seq)
+    page.locator(".flag img.evidence").wait_for()
+    page.wait_for_function("[...document.images].every((i) => i.complete)")
+    assert page.locator(".history tbody tr").count() == 1
+    assert page.locator(".seat img.card").count() == 2
+    shot(page, "score-page.png")
+    ctx.close()
+
+
+def test_a_referee_correction_changes_the_score_page(live, browser, revoke_deal) -> None:
+    start(live.store, revoke_deal, players={"N": "Anne", "E": "Bruno", "S": "Chloé", "W": "Driss"})
+    real = str(revoke_deal.plays[0][1])
+    wrong = next(str(c) for _, c in revoke_deal.plays[8:] if c.suit == revoke_deal.plays[0][1].suit)
+    play(live.store, revoke_deal, 0, card=wrong)
+    play(live.store, revoke_deal, 1)
+    ctx = browser.new_context(viewport={"width": 1366, "height": 1000})
+    score, console = ctx.new_page(), ctx.new_page()
+    score.goto(live.url + "/")
+    score.locator(f'img[data-card="{wrong}"]').first.wait_for(timeout=3000)
+    console.goto(live.url + "/referee")
+    console.fill("#pin", PIN)
+    console.click("#pin-form button")
+    console.wait_for_function("!document.body.classList.contains('locked')")
+    console.click('button.play[data-play="0"]')
+    console.click(f'button.choice[data-card="{real}"]')
+    score.locator(f'.seat img[data-card="{real}"]').wait_for(timeout=2000)
+    assert score.locator(f'.seat img[data-card="{wrong}"]').count() == 0
+    console.locator("#audit td", has_text="correction").first.wait_for(timeout=2000)
+    shot(console, "referee-console.png", full_page=True)
+    ctx.close()
+    assert live.store.events()[-1].type == "correction"
+
+
+def test_the_console_refuses_actions_without_the_pin(live, page, revoke_deal) -> None:
+    start(live.store, revoke_deal)
+    before = live.store.last_seq
+    page.goto(live.url + "/referee")
+    page.evaluate("sessionStorage.clear()")
+    page.goto(live.url + "/referee")
+    assert "locked" in page.evaluate("document.body.className")
+    page.fill("#pin", "0000")
+    page.click("#pin-form button")
+    page.locator(".message.error").wait_for()
+    assert "PIN" in page.locator("#message").inner_text()
+    status = page.evaluate("""async () => (await fetch('/api/referee/undo', {method: 'POST',
+        headers: {'Content-Type': 'application/json'}, body: '{}'})).status""")
+    assert status == 401
+    with pytest.raises(Exception, match="Timeout"):  # locked console: buttons take no clicks
+        page.click("#undo", timeout=500)
+    assert live.store.last_seq == before
+
+
+def _alpha(path: Path, x: int, y: int) -> int:
+    from PIL import Image
+
+    with Image.open(path) as img:
+        return int(img.convert("RGBA").getpixel((x, y))[3])
+
+
+def test_the_overlay_background_is_transparent(live, browser, revoke_deal) -> None:
+    start(live.store, revoke_deal, players={"N": "Anne", "E": "Bruno", "S": "Chloé", "W": "Driss"})
+    for i in range(3):
+        play(live.store, revoke_deal, i)
+    ctx = browser.new_context(viewport={"width": 1920, "height": 1080})
+    page = ctx.new_page()
+    page.goto(live.url + "/overlay?layout=bar&position=bottom-left")
+    wait_seq(page, live.store.last_seq)
+    page.locator(".o-trick img").nth(2).wait_for()
+    colours = page.evaluate("""[getComputedStyle(document.documentElement).backgroundColor,
+                                getComputedStyle(document.body).backgroundColor]""")
+    assert colours == ["rgba(0, 0, 0, 0)", "rgba(0, 0, 0, 0)"]
+    path = shot(page, "overlay.png", omit_background=True)
+    assert _alpha(path, 1900, 20) == 0  # far corner: see-through
+    box = page.locator("#box").bounding_box()
+    assert box["x"] < 100 and box["y"] + box["height"] > 1000  # bottom-left
+    assert _alpha(path, int(box["x"] + box["width"] / 2), int(box["y"] + 5)) > 0
+    ctx.close()
+
+
+def test_the_score_page_fits_a_phone(live, browser, revoke_deal) -> None:
+    from conftest import replay
+
+    replay(live.store, revoke_deal)
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2)
+    page = ctx.new_page()
+    page.goto(live.url + "/?lang=en")
+    wait_seq(page, live.store.last_seq)
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert page.locator(".flag .rule").first.inner_text().startswith(("did not", "had to"))
+    shot(page, "score-page-phone-en.png", full_page=True)
+    ctx.close()
