@@ -24,7 +24,7 @@ from engine.cards import Card, Seat, Team
 from engine.contract import Contract, Trump
 from engine.legality import cards_of, forbidding, legal_mask, mask_of, reason_from
 from engine.rules import RuleSet
-from engine.tricks import LAST_TRICK_BONUS, Trick, tables
+from engine.tricks import LAST_TRICK_BONUS, Trick, card_index, tables
 
 OUT_OF_TURN = "out-of-turn"
 CARD_ALREADY_PLAYED = "card-already-played"
@@ -108,7 +108,7 @@ class Deal:
         """The cards the seat to play may play (empty when the deal is over)."""
         if self._turn is None:
             return frozenset()
-        trick = [c.index for _, c in self.current_trick]
+        trick = [card_index(c) for _, c in self.current_trick]
         return cards_of(legal_mask(self._hands[self._turn], trick, self._tables, self.rules))
 
     def illegal_reason(self, card: Card, seat: Seat | None = None) -> str | None:
@@ -117,13 +117,14 @@ class Deal:
         seat = turn if seat is None else seat
         if turn is None or seat is None or seat is not turn:
             return OUT_OF_TURN
-        if self._played >> card.index & 1:
+        ci = card_index(card)
+        if self._played >> ci & 1:
             return CARD_ALREADY_PLAYED
         hand = self._hands[seat]
-        if not hand >> card.index & 1:
+        if not hand >> ci & 1:
             return NOT_IN_HAND
-        trick = [c.index for _, c in self.current_trick]
-        return reason_from(hand, forbidding(card.index, trick, self._tables, self.rules))
+        trick = [card_index(c) for _, c in self.current_trick]
+        return reason_from(hand, forbidding(ci, trick, self._tables, self.rules))
 
     def play(self, card: Card, seat: Seat | None = None) -> None:
         """Play `card` for the seat to play (checked against `seat` if given), or IllegalPlay."""
@@ -133,8 +134,9 @@ class Deal:
             raise IllegalPlay(who if who is not None else self.dealer, card, rule)
         assert self._turn is not None
         player = self._turn
-        self._hands[player] &= ~(1 << card.index)
-        self._played |= 1 << card.index
+        ci = card_index(card)
+        self._hands[player] &= ~(1 << ci)
+        self._played |= 1 << ci
         self._plays.append((player, card))
         if len(self._plays) % 4:
             self._turn = player.next(self.rules.clockwise)
@@ -149,10 +151,11 @@ class Deal:
         if not self._plays:
             raise IndexError("no play to undo")
         seat, card = self._plays.pop()
+        ci = card_index(card)
         if len(self._plays) // 4 < len(self._tricks):
             self._tricks.pop()
-        self._hands[seat] |= 1 << card.index
-        self._played &= ~(1 << card.index)
+        self._hands[seat] |= 1 << ci
+        self._played &= ~(1 << ci)
         self._turn = seat
         return seat, card
 

@@ -38,7 +38,7 @@ from engine.legality import (
     reason_from,
 )
 from engine.rules import RuleSet
-from engine.tricks import Trick, tables
+from engine.tricks import Trick, card_index, tables
 
 ALL_CARDS = (1 << 32) - 1
 
@@ -78,17 +78,20 @@ class ObservedDeal:
         self.contract = contract
         self.dealer = dealer
         self._tables = tables(contract.trump, rules)
+        self._next = {seat: seat.next(rules.clockwise) for seat in Seat}
         self._hands = None if hands is None else {s: mask_of(hands.get(s, ())) for s in Seat}
         self._reset()
 
     def _reset(self) -> None:
         self._plays: list[tuple[Seat, Card]] = []
+        self._idx: list[int] = []  # card indices of the plays (Card.index is slow to recompute)
         self._tricks: list[Trick] = []
         self._played = 0
         self._held = dict.fromkeys(Seat, 0)  # cards each seat is proven to have held
         self._judged: dict[Seat, list[_Judged]] = {s: [] for s in Seat}
         self._violations: dict[int, Violation] = {}
         self._leader = self.dealer.next(self.rules.clockwise)
+        self._expected: Seat | None = self._leader
         self._trick_regular = True
 
     # --- views ------------------------------------------------------------------------------
@@ -120,12 +123,7 @@ class ObservedDeal:
     @property
     def turn(self) -> Seat | None:
         """The seat expected to play next; None once 32 plays are seen."""
-        if self.is_complete:
-            return None
-        seat = self._leader
-        for _ in range(len(self._plays) % 4):
-            seat = seat.next(self.rules.clockwise)
-        return seat
+        return self._expected
 
     @property
     def violations(self) -> list[Violation]:
@@ -163,10 +161,12 @@ class ObservedDeal:
     def play(self, seat: Seat, card: Card) -> list[Violation]:
         """Record a play as seen; return the violations it flags or refines (never refuses)."""
         index = len(self._plays)
-        expected = self.turn
-        trick = [c.index for _, c in self.current_trick]
+        expected = self._expected
+        trick = self._idx[index & ~3:]
+        ci = card_index(card)
         self._plays.append((seat, card))
-        bit = 1 << card.index
+        self._idx.append(ci)
+        bit = 1 << ci
         found: list[Violation] = []
         rule: str | None = None
         if self._played & bit:
@@ -179,21 +179,23 @@ class ObservedDeal:
             self._trick_regular = False
             found.append(self._flag(Violation(index, seat, card, rule, index)))
         if self._hands is None and rule != CARD_ALREADY_PLAYED:
-            found += self._prove(seat, card.index, index)
+            found += self._prove(seat, ci, index)
         if rule != CARD_ALREADY_PLAYED:
             self._held[seat] |= bit
         self._played |= bit
         if rule is None and self._trick_regular:
-            parts = forbidding(card.index, trick, self._tables, self.rules)
+            parts = forbidding(ci, trick, self._tables, self.rules)
             if self._hands is not None:
                 hand = self._hands[seat] & ~(self._held[seat] & ~bit)
                 broken = reason_from(hand, parts)
                 if broken is not None:
                     found.append(self._flag(Violation(index, seat, card, broken, None)))
             elif parts:
-                self._judged[seat].append(_Judged(index, seat, card.index, parts))
+                self._judged[seat].append(_Judged(index, seat, ci, parts))
         if len(self._plays) % 4 == 0:
             self._close_trick()
+        elif expected is not None:
+            self._expected = self._next[expected]
         return found
 
     def _prove(self, seat: Seat, card: int, index: int) -> list[Violation]:
@@ -214,10 +216,15 @@ class ObservedDeal:
         return v
 
     def _close_trick(self) -> None:
-        plays = self._plays[-4:]
-        trick = Trick.from_plays(plays, self.trump, self.rules, last=len(self._tricks) == 7)
-        self._tricks.append(trick)
-        self._leader = trick.winner
+        plays = tuple(self._plays[-4:])
+        idx = self._idx[-4:]
+        t = self._tables
+        last = len(self._tricks) == 7
+        points = t.points[idx[0]] + t.points[idx[1]] + t.points[idx[2]] + t.points[idx[3]]
+        winner = plays[t.winning_position(idx)][0]
+        self._tricks.append(Trick(plays[0][0], plays, winner, points + 10 * last, last))
+        self._leader = winner
+        self._expected = None if len(self._plays) >= 32 else winner
         self._trick_regular = True
 
     def undo(self) -> tuple[Seat, Card]:
@@ -239,50 +246,57 @@ def audit(rules: RuleSet, contract: Contract, dealer: Seat, plays: Sequence[tupl
     seat held at that moment. Legality violations have `proven_by` None.
     """
     t = tables(contract.trump, rules)
+    seat_i = {seat: i for i, seat in enumerate(Seat)}  # lists by seat: enum hashing is slow
+    who = [seat_i[seat] for seat, _ in plays]
+    idx = [card_index(card) for _, card in plays]
     played = 0
     if hands is None:
-        given = dict.fromkeys(Seat, 0)
-        for seat, card in plays:
-            if not played >> card.index & 1:
-                given[seat] |= 1 << card.index
-            played |= 1 << card.index
+        given = [0, 0, 0, 0]
+        for s, ci in zip(who, idx, strict=True):
+            if not played >> ci & 1:
+                given[s] |= 1 << ci
+            played |= 1 << ci
         played = 0
     else:
-        given = {s: mask_of(hands.get(s, ())) for s in Seat}
-    hand = dict(given)
+        given = [mask_of(hands.get(s, ())) for s in Seat]
+    hand = list(given)
     out: list[Violation] = []
+    nxt = {seat: seat.next(rules.clockwise) for seat in Seat}
     leader = dealer.next(rules.clockwise)
+    expected: Seat | None = leader
     regular = True
+    trick: list[int] = []
     for i, (seat, card) in enumerate(plays):
         pos = i % 4
         if pos == 0:
             regular = True
-        expected: Seat | None = None
-        if i < 32:
-            expected = leader
-            for _ in range(pos):
-                expected = expected.next(rules.clockwise)
-        trick = [c.index for _, c in plays[i - pos:i]]
-        bit = 1 << card.index
+            trick = []
+            expected = leader if i < 32 else None
+        ci = idx[i]
+        s = who[i]
+        bit = 1 << ci
         rule: str | None = None
         proof: int | None = i
         if played & bit:
             rule = CARD_ALREADY_PLAYED
-        elif not given[seat] & bit:
+        elif not given[s] & bit:
             rule = NOT_IN_HAND
         elif seat is not expected:
             rule = OUT_OF_TURN
-        elif regular and not legal_mask(hand[seat], trick, t, rules) & bit:
-            rule = reason_from(hand[seat], forbidding(card.index, trick, t, rules))
+        elif regular and not legal_mask(hand[s], trick, t, rules) & bit:
+            rule = reason_from(hand[s], forbidding(ci, trick, t, rules))
             proof = None
         if rule in (CARD_ALREADY_PLAYED, NOT_IN_HAND, OUT_OF_TURN):
             regular = False
         if rule is not None:
             out.append(Violation(i, seat, card, rule, proof))
         played |= bit
-        hand[seat] &= ~bit
+        hand[s] &= ~bit
+        trick.append(ci)
         if pos == 3:
-            leader = plays[i - 3 + t.winning_position([*trick, card.index])][0]
+            leader = plays[i - 3 + t.winning_position(trick)][0]
+        elif expected is not None:
+            expected = nxt[expected]
     return out
 
 
