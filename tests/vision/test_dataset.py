@@ -1,0 +1,144 @@
+"""The YOLO dataset writer and `belote render`: files, label lines, resumability, bad input."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+import cv2
+import numpy as np
+import pytest
+import yaml
+from tiny_deck import save_design, tiny_design
+
+from device.commands import render as render_cmd
+from vision.dataset import Job, render_one, write_dataset, yolo_lines
+from vision.detections import CLASS_NAMES
+from vision.render import CardLabel
+
+
+@pytest.fixture()
+def cache(tmp_path):
+    root = tmp_path / "artwork"
+    save_design(tiny_design("gnome-paris"), root)
+    save_design(tiny_design("heruka"), root, held_out=True)
+    textures = tmp_path / "textures"
+    textures.mkdir()
+    cv2.imwrite(str(textures / "felt.png"), np.full((64, 64, 3), (30, 110, 40), np.uint8))
+    return root
+
+
+def test_yolo_lines_are_normalised_and_only_for_labelled_cards():
+    labels = [
+        CardLabel("JH", (10, 20, 50, 80), (), 1.0, (), True),
+        CardLabel("back", (0, 0, 10, 10), (), 1.0, (), False),
+        CardLabel("7S", (0, 0, 10, 10), (), 0.1, (), False),
+    ]
+    (line,) = yolo_lines(labels, 100, 200)
+    cls, cx, cy, w, h = line.split()
+    assert int(cls) == CLASS_NAMES.index("JH")
+    assert [float(v) for v in (cx, cy, w, h)] == pytest.approx([0.3, 0.25, 0.4, 0.3])
+
+
+def test_write_dataset_layout_and_labels(cache):
+    out = cache.parent / "ds"
+    data_yaml = write_dataset(
+        out,
+        ["gnome-paris"],
+        ["heruka"],
+        count=6,
+        val_count=3,
+        seed=3,
+        size=160,
+        artwork=cache,
+        textures=cache.parent / "textures",
+    )
+    config = yaml.safe_load(data_yaml.read_text())
+    assert [config["names"][i] for i in range(32)] == list(CLASS_NAMES)
+    assert (out / config["train"]).is_dir() and (out / config["val"]).is_dir()
+    assert len(list((out / "images/train").glob("*.jpg"))) == 6
+    assert len(list((out / "labels/val").glob("*.txt"))) == 3
+    metas = [json.loads(x) for x in (out / "meta/train.jsonl").read_text().splitlines()]
+    assert len(metas) == 6 and {m["design"] for m in metas} == {"gnome-paris"}
+    val = [json.loads(x) for x in (out / "meta/val.jsonl").read_text().splitlines()]
+    assert {m["design"] for m in val} == {"heruka"}
+    for meta in metas:
+        stem = meta["image"].split("/")[-1].removesuffix(".jpg")
+        lines = (out / "labels/train" / f"{stem}.txt").read_text().split("\n")
+        lines = [x for x in lines if x]
+        assert len(lines) == sum(c["labelled"] for c in meta["cards"])
+        labelled = [c for c in meta["cards"] if c["labelled"]]
+        assert all(c["card"] in CLASS_NAMES for c in labelled)
+        assert len({c["card"] for c in labelled}) == len(labelled)  # one of each card
+        w, h = meta["size"]
+        image = cv2.imread(str(out / meta["image"]))
+        assert image.shape[:2] == (h, w) and max(w, h) == 160
+        for line in lines:
+            values = [float(v) for v in line.split()[1:]]
+            assert all(0 <= v <= 1 for v in values)
+
+
+def test_rendering_is_deterministic_and_resumes(cache):
+    job = Job(
+        "train", ("gnome-paris",), 5, 160, cache.parent / "x", cache, cache.parent / "textures"
+    )
+    a = render_one(job, 4, {}, [])
+    b = render_one(job, 4, {}, [])
+    np.testing.assert_array_equal(a[0], b[0])
+    assert a[1] == b[1]
+    out = cache.parent / "ds"
+    write_dataset(out, ["gnome-paris"], [], 4, 0, artwork=cache, textures=cache.parent / "textures")
+    first = (out / "images/train/train_000002.jpg").read_bytes()
+    (out / "labels/train/train_000002.txt").unlink()
+    write_dataset(out, ["gnome-paris"], [], 4, 0, artwork=cache, textures=cache.parent / "textures")
+    assert (out / "images/train/train_000002.jpg").read_bytes() == first
+    assert len((out / "meta/train.jsonl").read_text().splitlines()) == 5  # 4, then the one redone
+
+
+def _args(**kw):
+    parser = argparse.ArgumentParser()
+    render_cmd.add_arguments(parser)
+    argv = []
+    for key, value in kw.items():
+        flag = "--" + key.replace("_", "-")
+        argv += (
+            [flag]
+            if value is True
+            else [flag, *map(str, value if isinstance(value, list) else [value])]
+        )
+    return parser.parse_args(argv)
+
+
+def test_cli_renders_a_dataset(cache, capsys):
+    out = cache.parent / "cli"
+    code = render_cmd.run(_args(out=out, count=2, val_count=1, size=128, artwork=cache))
+    assert code == 0
+    assert len(list((out / "images/train").iterdir())) == 2
+    assert len(list((out / "images/val").iterdir())) == 1
+    assert "data.yaml" in capsys.readouterr().err
+
+
+def test_cli_lists_designs(cache, capsys):
+    assert render_cmd.run(_args(list=True, artwork=cache)) == 0
+    assert capsys.readouterr().out.split("\n")[:2] == ["gnome-paris", "heruka (held out)"]
+
+
+@pytest.mark.parametrize(
+    ("kw", "message"),
+    [
+        ({"designs": ["nope"]}, "unknown design(s) nope"),
+        ({"count": -1}, "--count"),
+        ({"closeup": 2}, "--closeup"),
+        ({}, "nothing to do"),
+    ],
+)
+def test_cli_bad_input_is_one_clear_line(cache, capsys, kw, message):
+    code = render_cmd.run(_args(artwork=cache, **({"out": cache.parent / "o"} if kw else {}), **kw))
+    err = capsys.readouterr().err
+    assert code == 2 and message in err and "Traceback" not in err
+    assert err.count("\n") == 1
+
+
+def test_cli_without_artwork_says_how_to_fetch(tmp_path, capsys):
+    code = render_cmd.run(_args(out=tmp_path / "o", artwork=tmp_path / "empty"))
+    assert code == 2 and "--fetch-artwork" in capsys.readouterr().err
