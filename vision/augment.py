@@ -28,13 +28,7 @@ def table_surface(
     """A BGR table of `size` (w, h): the texture tiled at a random scale, or procedural felt."""
     w, h = size
     if texture is None:
-        base = np.array(rng.choice(_SURFACE_COLOURS), np.float32)
-        base = base * rng.uniform(0.7, 1.3)
-        np_rng = np.random.default_rng(rng.randrange(2**32))
-        grain = np_rng.normal(0, rng.uniform(3, 14), (h // 2 + 1, w // 2 + 1, 1)).astype(np.float32)
-        grain = cv2.resize(grain, (w, h))[:, :, None]
-        fine = np_rng.normal(0, rng.uniform(2, 6), (h, w, 1)).astype(np.float32)
-        return np.clip(base + grain + fine, 0, 255).astype(np.uint8)
+        return procedural_surface(size, rng)
     if min(texture.shape[:2]) >= 300:  # a photo of a whole surface: cover the frame with it
         scale = max(w, h) / min(texture.shape[:2]) * rng.uniform(1.0, 1.5)
     else:  # a small seamless pattern: tile it, never blown up into visible blocks
@@ -50,6 +44,63 @@ def table_surface(
     # Recolour a little: the same cloth under different light or dye.
     out *= np.array([rng.uniform(0.75, 1.2) for _ in range(3)], np.float32)
     return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def _noise_field(shape: tuple[int, int], cell: float, np_rng: np.random.Generator) -> np.ndarray:
+    """Smooth noise in [-1, 1] with features about `cell` pixels wide."""
+    h, w = shape
+    small = np_rng.normal(0, 1, (max(2, round(h / cell)) + 1, max(2, round(w / cell)) + 1))
+    field = cv2.resize(small.astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
+    return field / max(1e-6, float(np.abs(field).max()))
+
+
+def procedural_surface(size: tuple[int, int], rng: random.Random) -> np.ndarray:
+    """Felt, carpet, a striped rug or folded cloth, made from noise: backgrounds no pattern has."""
+    w, h = size
+    np_rng = np.random.default_rng(rng.randrange(2**32))
+    base = np.array(rng.choice(_SURFACE_COLOURS), np.float32) * rng.uniform(0.7, 1.3)
+    kind = rng.choice(("felt", "carpet", "rug", "cloth"))
+    if kind == "carpet":  # two-colour speckle, like the carpets of phone photos
+        other = np.array([rng.uniform(20, 230) for _ in range(3)], np.float32)
+        speck = _noise_field((h, w), rng.uniform(1.0, 2.5), np_rng) > rng.uniform(-0.2, 0.3)
+        out = np.where(speck[:, :, None], base, other)
+        out += 20 * _noise_field((h, w), rng.uniform(20, 80), np_rng)[:, :, None]
+    elif kind == "rug":  # bands of colour, a little wavy
+        ys = np.arange(h, dtype=np.float32)[:, None] + 6 * _noise_field((h, w), 60, np_rng)
+        period = rng.uniform(8, 40)
+        colours = np.array([[rng.uniform(10, 240) for _ in range(3)] for _ in range(3)], np.float32)
+        band = (ys // period).astype(int) % 3
+        out = colours[band] + np_rng.normal(0, 8, (h, w, 1)).astype(np.float32)
+        if rng.random() < 0.5:
+            out = np.ascontiguousarray(np.transpose(out, (1, 0, 2)))
+            out = cv2.resize(out, (w, h))
+    elif kind == "cloth":  # folds: slow light and dark ridges
+        folds = _noise_field((h, w), rng.uniform(40, 120), np_rng)
+        out = base * (1 + 0.35 * folds)[:, :, None]
+        out += np_rng.normal(0, 4, (h, w, 1)).astype(np.float32)
+    else:
+        grain = _noise_field((h, w), 2, np_rng)[:, :, None] * rng.uniform(6, 25)
+        out = base + grain + np_rng.normal(0, rng.uniform(2, 6), (h, w, 1)).astype(np.float32)
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def cast_shadow(image: np.ndarray, rng: random.Random) -> np.ndarray:
+    """The soft shadow of a head, an arm or the phone taking the picture over part of the frame."""
+    h, w = image.shape[:2]
+    mask = np.zeros((h, w), np.float32)
+    centre = (rng.uniform(-0.2, 1.2) * w, rng.uniform(-0.2, 1.2) * h)
+    radius = rng.uniform(0.3, 0.8) * max(w, h)
+    points = [
+        (
+            centre[0] + radius * rng.uniform(0.5, 1.0) * np.cos(a),
+            centre[1] + radius * rng.uniform(0.5, 1.0) * np.sin(a),
+        )
+        for a in sorted(rng.uniform(0, 2 * np.pi) for _ in range(7))
+    ]
+    cv2.fillPoly(mask, [np.round(points).astype(np.int32)], 1.0)
+    mask = cv2.GaussianBlur(mask, (0, 0), rng.uniform(0.02, 0.08) * max(w, h))
+    out = image.astype(np.float32) * (1 - rng.uniform(0.25, 0.6) * mask[:, :, None])
+    return out.astype(np.uint8)
 
 
 def light_gradient(image: np.ndarray, rng: random.Random) -> np.ndarray:
@@ -122,6 +173,8 @@ def finish(image: np.ndarray, rng: random.Random) -> np.ndarray:
     """Every defect, each applied with some probability, in the order a camera makes them."""
     if rng.random() < 0.8:
         image = light_gradient(image, rng)
+    if rng.random() < 0.25:
+        image = cast_shadow(image, rng)
     if rng.random() < 0.25:
         image = glare(image, rng)
     if rng.random() < 0.7:

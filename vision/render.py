@@ -203,7 +203,7 @@ class TableScene:
         corner_quads: list[list[np.ndarray]] = []
         layers: list[tuple[float, int, object]] = [(p.z, i, p) for i, p in enumerate(placements)]
         layers += [(o.z, len(placements) + j, o) for j, o in enumerate(occluders)]
-        for _i, p in enumerate(placements):
+        for p in placements:
             quad, corner = self._geometry(p)
             quads.append(quad)
             corner_quads.append(corner)
@@ -213,12 +213,18 @@ class TableScene:
             else:
                 assert isinstance(item, Occluder)
                 occlusion.draw(canvas, ids, item, self.card_height)
+        # Where the camera sees past the table canvas, show more bare table (reflected), never
+        # mirrored copies of cards: those would be unlabelled cards.
         image = cv2.warpPerspective(
+            self.table, self.camera.matrix, (w, h), borderMode=cv2.BORDER_REFLECT_101
+        )
+        cv2.warpPerspective(
             canvas,
             self.camera.matrix,
             (w, h),
+            dst=image,
             flags=cv2.INTER_LINEAR,
-            borderMode=cv2.BORDER_REFLECT_101,
+            borderMode=cv2.BORDER_TRANSPARENT,
         )
         seen = cv2.warpPerspective(
             ids,
@@ -286,7 +292,10 @@ class TableScene:
         shift = np.float32([[1, 0, height / 60], [0, 1, height / 45]])
         shadow = cv2.warpAffine(shadow, shift, (shadow.shape[1], shadow.shape[0]))[:, :, None]
         roi *= 1 - 0.45 * shadow
-        shade = rng.uniform(0.88, 1.04)
+        # Each card its own light and age: a little darker, warmer or greyer than its artwork.
+        shade = rng.uniform(0.86, 1.04) * np.array(
+            [rng.uniform(0.88, 1.0), rng.uniform(0.94, 1.02), rng.uniform(0.97, 1.04)], np.float32
+        )
         roi = roi * (1 - alpha) + patch[:, :, :3].astype(np.float32) * shade * alpha
         canvas[cy0:cy1, cx0:cx1] = np.clip(roi, 0, 255).astype(np.uint8)
         ids[cy0:cy1, cx0:cx1][alpha[:, :, 0] > 0.5] = index + 1

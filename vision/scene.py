@@ -276,7 +276,7 @@ def random_scene(
 ) -> tuple[TableScene, list[Placement], list[Occluder]]:
     """A scene of a random kind: `size` is the long side; a share `closeup` are phone close-ups."""
     deck = _Deck(design, rng)
-    texture = rng.choice(list(textures)) if textures and rng.random() < 0.8 else None
+    texture = rng.choice(list(textures)) if textures and rng.random() < 0.65 else None
     if rng.random() < closeup:
         dims = rng.choice(((size * 3 // 4, size), (size, size), (size, size * 3 // 4)))
         camera = Camera.random(rng, dims, tilt=0.25, zoom=(1.0, 1.2))
