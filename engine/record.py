@@ -363,7 +363,7 @@ def _read_hands(rd: _Reader, obj: Mapping[str, Any], p: str) -> dict[Seat, tuple
 
 
 def judge(record: Record) -> dict[str, object]:
-    """The `belote score` object of a record (see `engine.judge`)."""
-    from engine.judge import judge_record
+    """The `belote score` object of a record (see `engine.referee`)."""
+    from engine.referee import judge_record
 
     return judge_record(record)

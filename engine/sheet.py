@@ -10,8 +10,8 @@ Deal 1: dealer E, contract N 90 H, takers NS
 from __future__ import annotations
 
 from engine.cards import Team
-from engine.judge import JudgedDeal, judge_game
 from engine.record import Record
+from engine.referee import JudgedDeal, judge_game
 
 _RULE_TEXT = {
     "out-of-turn": "played out of turn",
