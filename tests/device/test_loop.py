@@ -1,0 +1,247 @@
+"""The loop: frames in, events and evidence pictures out, health figures, the referee's events,
+a camera outage, and the `run`/`replay` commands."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import cv2
+import numpy as np
+import pytest
+
+from device.cli import main as belote
+from device.config import Config
+from device.loop import Companion, Health, run_loop
+from device.sources import Frame, ResilientSource
+from device.store import EventStore
+from vision.detections import Detection
+from vision.geometry import TableGeometry
+from vision.tracker import TableTracker, TrackerSettings
+
+SPOT = {"S": (200, 245), "N": (200, 155), "E": (245, 200), "W": (155, 200)}
+
+
+def det(card: str, seat: str, conf: float = 0.9) -> Detection:
+    x, y = SPOT[seat]
+    return Detection(card, conf, (x - 14, y - 22, x + 14, y + 22))
+
+
+class FakeSource:
+    """Frames at 10 per second of video time; the full picture is twice the detector's."""
+
+    live = False
+
+    def __init__(self, seconds: float, skip: set[int] = frozenset(), hook=None) -> None:
+        self.n, self.i, self.skip, self.hook = round(seconds * 10), 0, skip, hook
+
+    def read(self) -> Frame | None:
+        while self.i in self.skip:
+            self.i += 1
+        if self.i >= self.n:
+            return None
+        i, self.i = self.i, self.i + 1
+        if self.hook:
+            self.hook(i)
+        small = np.full((400, 400, 3), 60, np.uint8)
+        full = np.full((800, 800, 3), 60, np.uint8)
+        full[:, :, 2] = np.arange(800)[None, :] // 4  # the evidence crop shows where it was cut
+        return Frame(small, i / 10, full, i)
+
+    def close(self) -> None:
+        pass
+
+
+class FakeDetector:
+    """`script(frame_time)` → detections; the frame's time is learned from the source."""
+
+    def __init__(self, script) -> None:
+        self.script, self.calls = script, 0
+
+    def detect(self, bgr: np.ndarray) -> list[Detection]:
+        t = self.calls / 10
+        self.calls += 1
+        return self.script(t)
+
+
+def make_tracker(rules: str = "ffb-coinche") -> TableTracker:
+    return TableTracker(TableGeometry.full((400, 400)), TrackerSettings(), rules)
+
+
+def test_plays_are_stored_with_evidence_pictures_and_health(tmp_path) -> None:
+    store = EventStore(tmp_path / "game.db")
+    store.append("deal_started", {"dealer": "E"}, actor="referee")
+    tracker = make_tracker()
+    tracker.restore(store.events())
+    script = lambda t: [det("7H", "N")] + ([det("8H", "W")] if t >= 1.0 else [])  # noqa: E731
+    health = run_loop(FakeSource(2.0, skip={5, 6}), FakeDetector(script), tracker, store,
+                      threading.Event(), evidence_dir=tmp_path / "evidence")
+    plays = [e for e in store.events() if e.type == "card_played"]
+    assert [(e.data["seat"], e.data["card"], e.actor) for e in plays] == [
+        ("N", "7H", "camera"), ("W", "8H", "camera")]
+    picture = cv2.imread(str(tmp_path / plays[0].data["evidence"]))
+    assert plays[0].data["evidence"] == f"evidence/{plays[0].seq:06d}-7H.jpg"
+    # Cut from the full picture around the card with a 30 % margin: x 186..214 in the small
+    # picture → 355..445 in the full one, whose red level there is x / 4 ≈ 100.
+    assert 85 <= picture.shape[1] <= 95 and abs(int(picture[:, :, 2].mean()) - 100) <= 3
+    assert health.frames == 18 and health.dropped == 2 and not health.running
+    report = health.to_json()
+    assert set(report["ms"]) == {"read", "detect", "track", "store"} and report["fps"] > 0
+    assert not list((tmp_path / "evidence").glob(".*"))  # no half-written pictures left
+
+
+def test_the_referee_contract_and_undo_reach_the_tracker_mid_run(tmp_path) -> None:
+    store = EventStore(":memory:")
+    store.append("deal_started", {"dealer": "E"}, actor="referee")
+    tracker = make_tracker()
+    tracker.restore(store.events())
+
+    def referee(i: int) -> None:
+        if i == 3:
+            store.append("contract", {"taker": "N", "bid": 90, "trump": "H"}, actor="referee")
+        if i == 12:
+            first = next(e for e in store.events() if e.type == "card_played")
+            store.append("undo", {"seq": first.seq}, actor="referee")
+
+    run_loop(FakeSource(2.0, hook=referee), FakeDetector(lambda t: [det("7H", "N")]), tracker,
+             store, threading.Event())
+    assert tracker.view.contract == {"taker": "N", "bid": 90, "trump": "H"}
+    assert tracker.view.plays == []  # undone, and the same card was not recorded again
+    assert [e.type for e in store.events()].count("card_played") == 1
+
+
+def test_stop_event_ends_a_live_loop(tmp_path) -> None:
+    class Endless(FakeSource):
+        live = True
+
+    stop = threading.Event()
+    calls = []
+
+    def script(t: float) -> list[Detection]:
+        calls.append(t)
+        if len(calls) == 7:
+            stop.set()
+        return []
+
+    health = run_loop(Endless(10**6), FakeDetector(script), make_tracker(), EventStore(":memory:"),
+                      stop)
+    assert health.frames == 7
+
+
+def test_a_camera_gone_for_30_s_loses_no_play(tmp_path) -> None:
+    """ResilientSource with a fake clock: plays before and after a 30 s outage are all kept."""
+    clock = {"now": 0.0}
+    opened = []
+
+    class Camera:
+        live = True
+
+        def read(self) -> Frame | None:
+            clock["now"] += 0.1
+            if 3.0 <= clock["now"] < 33.0:
+                return None  # unplugged
+            return Frame(np.zeros((400, 400, 3), np.uint8), clock["now"], None, 0)
+
+        def close(self) -> None:
+            pass
+
+    def opener() -> Camera:
+        if 3.0 <= clock["now"] < 33.0 and opened:
+            raise OSError("camera gone")
+        opened.append(1)
+        return Camera()
+
+    src = ResilientSource(opener, stall_s=2.0, max_backoff_s=4.0, clock=lambda: clock["now"],
+                          sleep=lambda s: clock.__setitem__("now", clock["now"] + s))
+    stop = threading.Event()
+    seen_down = []
+
+    class Detector:
+        def detect(self, bgr):
+            t = clock["now"]
+            seen_down.append(src.state)
+            if t > 40:
+                stop.set()
+            return [det("AS", "S")] + ([det("KS", "E")] if t > 33 else [])
+
+    store = EventStore(":memory:")
+    store.append("deal_started", {"dealer": "N"}, actor="referee")
+    tracker = make_tracker()
+    tracker.restore(store.events())
+    health = Health()
+    run_loop(src, Detector(), tracker, store, stop, health=health)
+    assert [(e.data["seat"], e.data["card"]) for e in store.events() if e.type == "card_played"] \
+        == [("S", "AS"), ("E", "KS")]
+    assert health.camera == "up" and health.reopens == 1 and health.read_failures > 0
+
+
+def test_companion_writes_game_started_once_and_resumes(tmp_path) -> None:
+    config = Config.model_validate({"storage": {"db": str(tmp_path / "g.db"),
+                                                "evidence_dir": str(tmp_path / "ev")},
+                                    "rules": {"preset": "belote-501"}})
+    c1 = Companion(config, source=FakeSource(1.5), detector=FakeDetector(lambda t: []),
+                   log=lambda m: None)
+    c1.run()
+    c1.store.append("card_played", {"seat": "N", "card": "7S"})
+    c1.store.close()
+    logs = []
+    c2 = Companion(config, source=FakeSource(0.5), detector=FakeDetector(lambda t: []),
+                   log=logs.append)
+    types = [e.type for e in c2.store.events()]
+    assert types == ["game_started", "deal_started", "card_played"]
+    assert c2.store.events()[0].data["rules"] == "belote-501"
+    assert c2.tracker.view.prise and c2.tracker.view.plays == [("N", "7S")]
+    assert logs == ["resumed: 1 plays already recorded in this deal"]
+
+
+def test_run_command_bad_config_and_source(tmp_path, capsys) -> None:
+    bad = tmp_path / "c.yaml"
+    bad.write_text("camera:\n  sorce: 0\n")
+    assert belote(["run", "--config", str(bad)]) == 2
+    assert "camera.sorce: unknown key" in capsys.readouterr().err
+    assert belote(["run", "--source", str(tmp_path / "none.mp4"), "--db",
+                   str(tmp_path / "g.db"), "--no-web"]) == 2
+    assert "not a camera" in capsys.readouterr().err
+    assert belote(["run", "--example-config"]) == 0
+    assert "referee_pin" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("command", ["run", "replay", "calibrate"])
+def test_help(command, capsys) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        belote([command, "--help"])
+    assert exit_.value.code == 0
+    assert "usage: belote " + command in capsys.readouterr().out
+
+
+def test_replay_command_errors(tmp_path, capsys) -> None:
+    assert belote(["replay", str(tmp_path / "missing.mp4")]) == 2
+    assert "no such file" in capsys.readouterr().err
+    assert belote(["replay", str(tmp_path), "--contract", "{bad"]) == 2
+    assert "--contract is not JSON" in capsys.readouterr().err
+    assert belote(["replay", str(tmp_path), "--model", str(tmp_path / "nope.onnx")]) == 2
+    assert "nope.onnx" in capsys.readouterr().err
+
+
+def test_replay_pipeline_on_a_picture_folder(tmp_path, monkeypatch, capsys) -> None:
+    """The replay command end to end, with the detector replaced by a scripted one."""
+    from device.commands import replay as replay_cmd
+
+    for i in range(30):
+        cv2.imwrite(str(tmp_path / f"f{i:03d}.png"), np.zeros((400, 400, 3), np.uint8))
+    cards = {"N": "7H", "W": "8H", "S": "AH", "E": "9H"}
+    order = list(cards)
+
+    def script(t: float) -> list[Detection]:
+        return [det(cards[s], s) for s in order[: min(4, int(t / 0.6) + 1)]]
+
+    monkeypatch.setattr("vision.detector.load_detector", lambda *a, **k: FakeDetector(script))
+    code = belote(["replay", str(tmp_path), "--json", "--dealer", "E", "--contract",
+                   '{"taker": "N", "bid": 80, "trump": "H"}'])
+    assert code == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["record"]["plays"] == [["N", "7H"], ["W", "8H"], ["S", "AH"], ["E", "9H"]]
+    # Hearts are trumps: the nine (14) beats the ace (11); 11 + 14 points.
+    assert out["verdict"]["tricks"] == [{"leader": "N", "winner": "E", "points": 25}]
+    assert out["frames"] == 30 and [p["uncertain"] for p in out["plays"]] == [False] * 4
+    assert replay_cmd.HELP
