@@ -2,12 +2,20 @@
 
 colver plays FFB coinche card play at suit contracts: for each deal we compare, at every play,
 the legal set of the seat to play, then each trick's winner, the tricks and card points won.
-COLVER_DEALS sets the number of deals (default 2000, about 10 s here).
+COLVER_DEALS sets the number of deals (default 2000, about 2 s here).
 
 Conventions mapped here: colver seats 0-3 play in order 0 -> 1 -> 2 -> 3 with 0-2 partners, i.e.
 N W S E counterclockwise; its card index is suit * 8 + rank in 7 8 9 J Q K T A order. Its card
 points already apply the FFB capot (252 for all eight tricks); ours are 162 and the capot bonus
 belongs to scoring (`capot` knob), so a capot is compared as 162 + 90.
+
+colver's scoring (`Env.rewards`, observed on random deals; not compared here) differs from the
+ffb-coinche preset: no rounding (85 stays 85); made = card points + belote >= bid, with no need to
+beat the defence (80-82 and 81-81 at 80 are made); made scores points + bid (+ belote), the
+defence its points (+ its belote); failed gives the defence 162 + bid + every belote (the takers
+lose theirs); coinched, the winner scores 162 + bid x 2 (x 3 at colver's surcoinche level, not
+x 4) + every belote, the loser 0, where the preset multiplies (160 + bid + annonces); a capot
+counts 252 card points, a capot bid is worth 250; there are no annonces, SA, TA nor générale.
 """
 
 from __future__ import annotations
