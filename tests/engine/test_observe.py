@@ -120,3 +120,20 @@ def test_belote_recognised_from_plays() -> None:
     assert ta.belotes() == [(Seat.N, Suit.HEARTS)]
     assert _observe(plays, contract=Contract(Seat.N, 80, Trump.NO_TRUMP)).belotes() == []
     assert _observe(plays, contract=Contract(Seat.N, 80, Trump.SPADES)).belotes() == []
+
+
+def test_plays_after_the_last_trick_are_out_of_turn() -> None:
+    extra = (Seat.N, Card.from_str("AC"))
+    obs = _observe([*PLAYS, extra])
+    assert obs.turn is None and len(obs.tricks) == 8
+    assert obs.violations[-1] == Violation(32, Seat.N, extra[1], "card-already-played", 32)
+    assert [(v.play, v.rule) for v in audit(FFB, CONTRACT, Seat.E, [*PLAYS, extra])] == [
+        (9, "follow-suit"), (32, "card-already-played")]
+
+
+def test_play_returns_what_it_flags() -> None:
+    obs = _observe(PLAYS[:21])
+    assert obs.play(*PLAYS[21]) == [Violation(9, Seat.W, Card.from_str("TC"), "follow-suit", 21)]
+    assert obs.play(*PLAYS[22]) == []
+    assert obs.who_played(Card.from_str("TC")) == (9, Seat.W)
+    assert obs.held(Seat.W) == frozenset(c for s, c in PLAYS[:23] if s is Seat.W)
