@@ -10,7 +10,7 @@ from engine.cards import Card, CardError
 
 SeatName = Literal["N", "E", "S", "W"]
 Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
-CardText = Annotated[str, StringConstraints(min_length=2, max_length=3)]
+CardText = Annotated[str, StringConstraints(pattern=r"^(?:[789TJQKAtjqka]|10)[SHDCshdc]$")]
 
 
 def _card(text: str) -> str:

@@ -1,0 +1,66 @@
+"""Folding the log: undos (and undone undos), corrections, rulings, events that cannot apply."""
+
+from __future__ import annotations
+
+from device.store import EventStore
+from device.web.fold import audit, fold
+
+
+def _log(*events: tuple[str, dict, str]) -> EventStore:
+    store = EventStore(":memory:")
+    for type_, data, actor in events:
+        store.append(type_, data, actor=actor)
+    return store
+
+
+def test_an_undone_undo_restores_its_target() -> None:
+    store = _log(("deal_started", {"dealer": "E"}, "camera"),
+                 ("card_played", {"seat": "N", "card": "7S"}, "camera"),
+                 ("undo", {"seq": 2}, "referee"))
+    assert fold(store.events()).deal.plays == []
+    store.append("undo", {"seq": 3}, actor="referee")
+    assert [p.card for p in fold(store.events()).deal.plays] == ["7S"]
+
+
+def test_corrections_keep_what_the_camera_read() -> None:
+    store = _log(("deal_started", {"dealer": "E"}, "camera"),
+                 ("card_played", {"seat": "N", "card": "7S"}, "camera"),
+                 ("correction", {"play": 0, "card": "7C", "before": "7S"}, "referee"),
+                 ("correction", {"play": 0, "card": "8C", "before": "7C"}, "referee"))
+    (p,) = fold(store.events()).deal.plays
+    assert (p.card, p.read_as) == ("8C", "7S")
+
+
+def test_events_that_cannot_apply_are_reported_not_raised() -> None:
+    store = _log(("correction", {"play": 0, "card": "7C"}, "referee"),
+                 ("deal_started", {"dealer": "E"}, "camera"),
+                 ("correction", {"play": 4, "card": "7C"}, "referee"),
+                 ("ruling", {"play": -1, "rule": "x", "decision": "accepted"}, "referee"),
+                 ("mystery", {}, "system"))
+    game = fold(store.events())
+    assert len(game.errors) == 3 and all("skipped" in e for e in game.errors)
+    assert game.last_seq == 5
+
+
+def test_a_card_before_any_deal_opens_one() -> None:
+    game = fold(_log(("card_played", {"seat": "N", "card": "7S"}, "camera")).events())
+    assert len(game.deals) == 1 and game.errors
+
+
+def test_a_new_game_forgets_the_old_one() -> None:
+    store = _log(("game_started", {"rules": "belote-501"}, "referee"),
+                 ("deal_started", {"dealer": "E"}, "camera"),
+                 ("game_started", {"rules": "ffb-coinche", "players": {"N": "Anne"}}, "referee"))
+    game = fold(store.events())
+    assert game.rules == "ffb-coinche" and game.deals == [] and game.players == {"N": "Anne"}
+
+
+def test_the_audit_shows_referee_changes_newest_first() -> None:
+    store = _log(("deal_started", {"dealer": "E"}, "camera"),
+                 ("contract", {"taker": "N", "bid": 80, "trump": "H"}, "referee"),
+                 ("contract", {"taker": "N", "bid": 90, "trump": "H"}, "referee"),
+                 ("undo", {"seq": 3}, "referee"))
+    rows = audit(store.events())
+    assert [r["seq"] for r in rows] == [4, 3, 2]
+    assert rows[1]["before"]["bid"] == 80 and rows[1]["after"]["bid"] == 90 and rows[1]["undone"]
+    assert rows[0]["before"]["seq"] == 3 and not rows[0]["undone"]
