@@ -245,3 +245,21 @@ def test_replay_pipeline_on_a_picture_folder(tmp_path, monkeypatch, capsys) -> N
     assert out["verdict"]["tricks"] == [{"leader": "N", "winner": "E", "points": 25}]
     assert out["frames"] == 30 and [p["uncertain"] for p in out["plays"]] == [False] * 4
     assert replay_cmd.HELP
+
+
+def test_run_command_records_a_picture_folder(tmp_path, monkeypatch, capsys) -> None:
+    pictures = tmp_path / "pictures"
+    pictures.mkdir()
+    for i in range(25):
+        cv2.imwrite(str(pictures / f"f{i:03d}.png"), np.zeros((400, 400, 3), np.uint8))
+    script = lambda t: [det("QC", "W")] if t >= 1.2 else []  # noqa: E731
+    monkeypatch.setattr("vision.detector.load_detector", lambda *a, **k: FakeDetector(script))
+    config = tmp_path / "config.yaml"
+    config.write_text(f"camera:\n  source: {pictures}\n  fps: 10\n"
+                      f"storage:\n  db: {tmp_path / 'g.db'}\n  evidence_dir: {tmp_path / 'ev'}\n")
+    assert belote(["run", "--config", str(config), "--no-web"]) == 0
+    assert "stopped after 25 frames" in capsys.readouterr().err
+    store = EventStore(tmp_path / "g.db")
+    events = [(e.type, e.data.get("card")) for e in store.events()]
+    assert events == [("game_started", None), ("deal_started", None), ("card_played", "QC")]
+    assert len(list((tmp_path / "ev").glob("*.jpg"))) == 1
