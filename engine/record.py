@@ -27,11 +27,14 @@ from typing import Any, TypeVar
 
 from engine.annonces import AnnonceError, Declared, annonce_of
 from engine.auction import AuctionError, auction_for
-from engine.cards import Card, CardError, Seat
+from engine.cards import DECK, Card, CardError, Seat
 from engine.contract import Contract, ContractError
 from engine.rules import PRESETS, RulesError, RuleSet, find_rules
 
 RECORD_VERSION = 1
+# Fast paths for the usual spellings (records hold thousands of cards); others go to from_str.
+_CARDS = {**{str(c): c for c in DECK}, **{f"10{c.suit}": c for c in DECK if c.rank.value == "T"}}
+_SEATS = {s.value: s for s in Seat}
 _DEAL_KEYS = {"dealer", "contract", "hands", "plays", "announces", "belote", "auction",
               "turned", "meta"}
 _TOP_KEYS = {"version", "rules", "meta"}
@@ -153,12 +156,12 @@ class _Reader:
         return value
 
     def seat(self, value: Any, path: str) -> Seat | None:
-        return self.get(path, lambda: Seat.from_str(value))
+        fast = _SEATS.get(value) if isinstance(value, str) else None
+        return fast or self.get(path, lambda: Seat.from_str(value))
 
     def card(self, value: Any, path: str) -> Card | None:
-        if isinstance(value, int) and value == 10:
-            value = "10"
-        return self.get(path, lambda: Card.from_str(value))
+        fast = _CARDS.get(value) if isinstance(value, str) else None
+        return fast or self.get(path, lambda: Card.from_str(value))
 
 
 def read_record(obj: object) -> Record:
