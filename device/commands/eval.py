@@ -1,0 +1,103 @@
+"""`belote eval`: card-set precision/recall, perfect images and confusions of a detector."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+HELP = "Measure the card detector on image sets: card-set precision/recall, perfect images."
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--model",
+        type=Path,
+        default=None,
+        help="model file (default: the shipped models/card_detector.onnx)",
+    )
+    parser.add_argument("--backend", default="auto", help="auto, ncnn, onnxruntime, ultralytics")
+    parser.add_argument(
+        "--set",
+        dest="sets",
+        type=Path,
+        action="append",
+        required=True,
+        metavar="PATH",
+        help="labels.json, data.yaml or dataset folder (repeatable)",
+    )
+    parser.add_argument("--split", default="val", help="split of a YOLO dataset (default val)")
+    parser.add_argument("--conf", type=float, default=None, help="confidence threshold")
+    parser.add_argument("--limit", type=int, default=None, help="evaluate the first N images")
+    parser.add_argument("--json", action="store_true", help="one JSON object per set")
+    parser.add_argument("--top", type=int, default=15, help="confusions shown (default 15)")
+    parser.add_argument(
+        "--per-image",
+        type=Path,
+        default=None,
+        help="write every image's verdict to this JSON-lines file",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    import cv2
+
+    from vision.detector import DEFAULT_CONF, ModelError, load_detector
+    from vision.evaluate import SetError, evaluate, load_set
+
+    try:
+        detector = load_detector(args.model, args.backend, conf=args.conf or DEFAULT_CONF)
+        sets = [(path, load_set(path, args.split)[: args.limit]) for path in args.sets]
+    except (ModelError, SetError) as exc:
+        print(f"belote eval: {exc}", file=sys.stderr)
+        return 2
+
+    def detect(image: Path) -> list:
+        bgr = cv2.imread(str(image))
+        if bgr is None:
+            raise SetError(f"{image}: unreadable image")
+        return detector.detect(bgr)
+
+    print(
+        f"model {detector.model} ({detector.backend_name}, input "
+        f"{detector.input_size[1]}x{detector.input_size[0]}, conf {detector.conf})",
+        file=sys.stderr,
+    )
+    per_image = args.per_image.open("w") if args.per_image else None
+    try:
+        for path, truths in sets:
+            report = evaluate(str(path), truths, detect)
+            if per_image:
+                for r in report.images:
+                    per_image.write(json.dumps({"set": str(path), **r.__dict__}) + "\n")
+            summary = report.summary()
+            if args.json:
+                print(json.dumps(summary))
+            else:
+                _print_summary(summary, args.top)
+    except SetError as exc:
+        print(f"belote eval: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        if per_image:
+            per_image.close()
+    return 0
+
+
+def _print_summary(s: dict, top: int) -> None:
+    print(f"{s['set']}: {s['images']} images, {s['cards']} cards")
+    print(
+        f"  card-set precision {s['precision']:.4f}  recall {s['recall']:.4f}  "
+        f"perfect images {s['perfect']:.2%}"
+    )
+    if s["decoys"]:
+        print(
+            f"  face-down / non-belote cards reported as a belote card: "
+            f"{s['decoy_reports']} of {s['decoys']} ({s['decoy_rate']:.2%})"
+        )
+    confusions = s["confusions"][:top]
+    if confusions:
+        print("  confusions (true -> predicted: count):")
+        for c in confusions:
+            print(f"    {c['true']:>7} -> {c['predicted']:<7} {c['count']}")

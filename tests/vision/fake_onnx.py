@@ -1,0 +1,47 @@
+"""A fake detector for tests: an ONNX graph that returns a fixed raw YOLO output for any image."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from vision.detections import CLASS_NAMES
+
+
+def raw_output(boxes: list[tuple[float, float, float, float, dict[str, float]]], anchors: int = 8):
+    """Raw head output (1, 36, anchors): each box is (cx, cy, w, h, {card: score}) in input px."""
+    raw = np.zeros((1, 4 + len(CLASS_NAMES), anchors), dtype=np.float32)
+    for i, (cx, cy, w, h, scores) in enumerate(boxes):
+        raw[0, :4, i] = (cx, cy, w, h)
+        for card, score in scores.items():
+            raw[0, 4 + CLASS_NAMES.index(card), i] = score
+    return raw
+
+
+def write_fake_model(path: Path, raw: np.ndarray, size: int = 64, names=CLASS_NAMES) -> Path:
+    """Write an ONNX model with input 'images' (1, 3, size, size) whose output is always `raw`."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    nodes = [
+        helper.make_node("ReduceMean", ["images"], ["mean"], keepdims=0),
+        helper.make_node("Mul", ["mean", "zero"], ["nothing"]),
+        helper.make_node("Add", ["raw", "nothing"], ["output0"]),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "fake_yolo",
+        [helper.make_tensor_value_info("images", TensorProto.FLOAT, [1, 3, size, size])],
+        [helper.make_tensor_value_info("output0", TensorProto.FLOAT, list(raw.shape))],
+        initializer=[
+            numpy_helper.from_array(raw.astype(np.float32), "raw"),
+            numpy_helper.from_array(np.array(0.0, dtype=np.float32), "zero"),
+        ],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 18)])
+    model.ir_version = 9
+    meta = model.metadata_props.add()
+    meta.key, meta.value = "names", str(dict(enumerate(names)))
+    onnx.save(model, str(path))
+    return path

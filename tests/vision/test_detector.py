@@ -1,0 +1,89 @@
+"""load_detector / Detector: backend choice, errors, and the shipped model on a real photo."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from fake_onnx import raw_output, write_fake_model
+
+from vision.detections import Detection
+from vision.detector import DEFAULT_MODEL, ModelError, load_detector
+
+pytest.importorskip("onnx")
+PHOTOS = Path(__file__).resolve().parents[3] / "shared" / "realdev" / "edje_train"
+
+
+@pytest.fixture
+def fake_model(tmp_path: Path) -> Path:
+    raw = raw_output(
+        [
+            (16, 16, 8, 12, {"JH": 0.95, "JD": 0.4}),
+            (48, 48, 8, 12, {"JH": 0.6, "QH": 0.5}),  # second JH: takes its next reading
+            (48, 16, 8, 12, {"7S": 0.2}),  # below the default threshold
+        ]
+    )
+    return write_fake_model(tmp_path / "fake.onnx", raw, size=64)
+
+
+def test_detect_returns_each_card_once_in_image_pixels(fake_model: Path):
+    detector = load_detector(fake_model)
+    assert detector.backend_name == "onnxruntime"
+    found = detector.detect(np.zeros((128, 128, 3), dtype=np.uint8))  # scale 2 from 64
+    assert [d.card for d in found] == ["JH", "QH"]
+    assert all(isinstance(d, Detection) for d in found)
+    assert found[0].box == pytest.approx((24, 20, 40, 44))
+    assert found[0].alternatives[0][0] == "JD"
+    assert detector.last_ms > 0
+
+
+def test_the_confidence_threshold_can_be_lowered_per_call(fake_model: Path):
+    detector = load_detector(fake_model)
+    image = np.zeros((64, 64, 3), dtype=np.uint8)
+    assert "7S" in {d.card for d in detector.detect(image, conf=0.1)}
+    assert "7S" not in {d.card for d in detector.detect(image)}
+
+
+def test_missing_model_is_a_clear_error(tmp_path: Path):
+    with pytest.raises(ModelError, match=r"nothing\.onnx: model not found"):
+        load_detector(tmp_path / "nothing.onnx")
+
+
+def test_a_backend_that_cannot_read_the_file_is_refused(fake_model: Path):
+    with pytest.raises(ModelError, match="ultralytics backend cannot read"):
+        load_detector(fake_model, backend="ultralytics")
+    with pytest.raises(ModelError, match="unknown backend"):
+        load_detector(fake_model, backend="tpu")
+
+
+def test_auto_prefers_an_ncnn_export_beside_the_model_when_ncnn_is_installed(fake_model: Path):
+    from vision.backends import installed
+    from vision.detector import fastest_form
+
+    folder = fake_model.with_name("fake_ncnn_model")
+    folder.mkdir()
+    (folder / "model.ncnn.param").write_text("")
+    expected = folder if installed("ncnn") else fake_model
+    assert fastest_form(fake_model) == expected
+
+
+def test_default_model_path_does_not_depend_on_the_working_directory():
+    assert DEFAULT_MODEL.is_absolute()
+    assert DEFAULT_MODEL.parent.name == "models"
+
+
+@pytest.mark.skipif(not DEFAULT_MODEL.exists(), reason="shipped models/card_detector.onnx missing")
+@pytest.mark.skipif(not PHOTOS.is_dir(), reason="shared/realdev photos missing")
+def test_shipped_model_reads_a_real_photo():
+    import json
+
+    import cv2
+
+    labels = json.loads((PHOTOS / "labels.json").read_text())["images"]
+    name = sorted(labels)[0]
+    found = load_detector(DEFAULT_MODEL, backend="onnxruntime").detect(
+        cv2.imread(str(PHOTOS / "images" / name))
+    )
+    assert len({d.card for d in found}) == len(found)
+    assert {d.card for d in found} & {c["card"] for c in labels[name]}

@@ -1,0 +1,60 @@
+"""ONNX Runtime backend: the default on a Pi without NCNN; our own letterbox, decode and NMS."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import numpy as np
+
+from vision.backends import ModelError
+from vision.detections import CLASS_NAMES
+
+
+def class_names(metadata: dict[str, str], nc: int) -> tuple[str, ...]:
+    """Class names from an ultralytics export's metadata ("{0: '7S', ...}"), else the deck order."""
+    text = metadata.get("names")
+    if text is None:
+        names = CLASS_NAMES
+    else:
+        try:
+            table = ast.literal_eval(text)
+            names = tuple(str(table[i]) for i in range(len(table)))
+        except (ValueError, SyntaxError, KeyError, TypeError) as exc:
+            raise ModelError(f"model metadata 'names' is unreadable: {text[:80]!r}") from exc
+    if len(names) != nc or set(names) != set(CLASS_NAMES):
+        raise ModelError(f"model has {nc} classes {names[:5]}...; expected the 32 belote cards")
+    return names
+
+
+class OnnxBackend:
+    """A YOLO detection model exported to ONNX, run on the CPU."""
+
+    name = "onnxruntime"
+
+    def __init__(self, path: Path, threads: int | None = None) -> None:
+        import onnxruntime as ort
+
+        options = ort.SessionOptions()
+        if threads:
+            options.intra_op_num_threads = threads
+        options.log_severity_level = 3
+        try:
+            self.session = ort.InferenceSession(
+                str(path), options, providers=["CPUExecutionProvider"]
+            )
+        except Exception as exc:  # ORT raises its own types for corrupt files
+            raise ModelError(f"{path}: not a readable ONNX model ({exc})") from exc
+        inp = self.session.get_inputs()[0]
+        self.input_name = inp.name
+        h, w = inp.shape[2], inp.shape[3]
+        if not (isinstance(h, int) and isinstance(w, int)):
+            raise ModelError(f"{path}: model input must have a fixed size, got {inp.shape}")
+        self.input_size = (h, w)
+        out_shape = self.session.get_outputs()[0].shape
+        meta = self.session.get_modelmeta().custom_metadata_map
+        self.names = class_names(meta, int(out_shape[1]) - 4)
+
+    def run(self, tensor: np.ndarray) -> np.ndarray:
+        out: np.ndarray = self.session.run(None, {self.input_name: tensor})[0]
+        return out

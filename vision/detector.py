@@ -1,0 +1,97 @@
+"""The card detector: a model file plus a backend, giving `Detection`s for a BGR image.
+
+>>> detector = load_detector()            # shipped models/card_detector.onnx, fastest backend
+>>> detector.detect(cv2.imread("table.jpg"))
+[Detection(card='JH', confidence=0.97, box=(...), alternatives=(('JD', 0.02),))]
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+
+from vision.backends import BACKENDS, Backend, ModelError, installed, model_format, open_backend
+from vision.backends.decode import decode, letterbox
+from vision.detections import Detection
+
+MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+DEFAULT_MODEL = MODELS_DIR / "card_detector.onnx"
+DEFAULT_CONF = 0.35
+DEFAULT_IOU = 0.6
+
+__all__ = ["DEFAULT_MODEL", "Detector", "ModelError", "load_detector"]
+
+
+class Detector:
+    """A loaded model: `detect(bgr)` returns each card seen at most once, best first."""
+
+    def __init__(self, backend: Backend, model: Path, conf: float = DEFAULT_CONF) -> None:
+        self.backend = backend
+        self.model = model
+        self.conf = conf
+        self.last_ms = 0.0  # inference time of the last call, for health pages
+
+    @property
+    def backend_name(self) -> str:
+        return self.backend.name
+
+    @property
+    def input_size(self) -> tuple[int, int]:
+        return self.backend.input_size
+
+    def detect(self, bgr: np.ndarray, conf: float | None = None) -> list[Detection]:
+        """Cards in one BGR image (H, W, 3 uint8), each at most once, most confident first."""
+        start = time.perf_counter()
+        tensor, box = letterbox(bgr, self.backend.input_size)
+        raw = self.backend.run(tensor)
+        found = decode(
+            raw, box, self.conf if conf is None else conf, DEFAULT_IOU, self.backend.names
+        )
+        self.last_ms = (time.perf_counter() - start) * 1000
+        return found
+
+    def __repr__(self) -> str:
+        h, w = self.input_size
+        return f"Detector({self.model.name!r}, backend={self.backend_name!r}, input={w}x{h})"
+
+
+def fastest_form(path: Path) -> Path:
+    """The fastest installed form of a model: its NCNN export beside it, else the file itself."""
+    ncnn_dir = path.with_name(f"{path.stem}_ncnn_model")
+    if path.suffix in (".onnx", ".pt") and ncnn_dir.is_dir() and installed("ncnn"):
+        return ncnn_dir
+    if path.suffix == ".onnx" and not installed("onnxruntime"):
+        pt = path.with_suffix(".pt")
+        if pt.exists() and installed("ultralytics"):
+            return pt
+    return path
+
+
+def load_detector(
+    model: str | Path | None = None,
+    backend: str = "auto",
+    imgsz: int | None = None,
+    conf: float = DEFAULT_CONF,
+) -> Detector:
+    """Load a detector; `backend="auto"` picks the fastest installed one that reads the model.
+
+    Raises `ModelError` (a ValueError) naming the file when it is missing or unusable.
+    """
+    path = Path(model) if model is not None else DEFAULT_MODEL
+    if not path.exists():
+        hint = " (the shipped model is models/card_detector.onnx)" if model is None else ""
+        raise ModelError(f"{path}: model not found{hint}")
+    if backend == "auto":
+        path = fastest_form(path)
+    fmt = model_format(path)
+    if backend == "auto":
+        backend = fmt
+    elif backend not in BACKENDS:
+        raise ModelError(
+            f"unknown backend {backend!r}; choose auto or one of {', '.join(BACKENDS)}"
+        )
+    elif backend != fmt:
+        raise ModelError(f"{path}: the {backend} backend cannot read this file (it is {fmt})")
+    return Detector(open_backend(path, backend, imgsz), path, conf)

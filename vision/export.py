@@ -1,0 +1,59 @@
+"""Export trained weights to ONNX (and NCNN) and install them as the shipped model in models/."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from vision.backends import ModelError
+from vision.detector import MODELS_DIR
+
+FORMATS = ("onnx", "ncnn")
+
+
+def strip_checkpoint(weights: Path, out: Path) -> Path:
+    """Copy a checkpoint without optimizer state and training history (a few MB, for git)."""
+    import torch
+
+    ckpt = torch.load(weights, map_location="cpu", weights_only=False)
+    keep = {k: ckpt[k] for k in ("model", "ema", "train_args", "date", "version") if k in ckpt}
+    if keep.get("ema") is not None:  # the EMA weights are the ones to ship
+        keep["model"], keep["ema"] = keep["ema"], None
+    keep["model"] = keep["model"].half()
+    keep.update(epoch=-1, optimizer=None, best_fitness=None, updates=None)
+    torch.save(keep, out)
+    return out
+
+
+def export(
+    weights: Path,
+    imgsz: int,
+    formats: tuple[str, ...] = ("onnx",),
+    install: bool = False,
+    name: str = "card_detector",
+) -> list[Path]:
+    """Export `weights` (.pt) to each format; with `install`, copy them to models/<name>.*"""
+    from vision.backends import ultralytics_backend
+
+    if not weights.exists():
+        raise ModelError(f"{weights}: weights not found")
+    bad = [f for f in formats if f not in FORMATS]
+    if bad:
+        raise ModelError(f"unknown export format(s) {', '.join(bad)}; choose from {FORMATS}")
+    made = []
+    for fmt in formats:
+        options = {"simplify": True} if fmt == "onnx" else {}
+        made.append(ultralytics_backend.export(weights, fmt, imgsz, **options))
+    if not install:
+        return made
+    installed = [strip_checkpoint(weights, MODELS_DIR / f"{name}.pt")]
+    for path in made:
+        target = MODELS_DIR / (f"{name}.onnx" if path.suffix == ".onnx" else f"{name}_ncnn_model")
+        if target.is_dir():
+            shutil.rmtree(target)
+        if path.is_dir():
+            shutil.copytree(path, target, ignore=shutil.ignore_patterns("*.py", "model.pt"))
+        else:
+            shutil.copy(path, target)
+        installed.append(target)
+    return installed
