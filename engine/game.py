@@ -7,10 +7,10 @@
 (Seat.W, 0, False)
 
 End (`game_end`): `target`: the first team at or above the target wins; both → the higher score;
-exact tie → one more deal; with `no_end_on_belote`, a team that lost the deal (failed or capot)
-and reaches the target only through its belote points has not won yet. `after-deal-highest`
-(004): the game ends after the deal where a team reaches the target; the higher score wins; a
-tie goes to the team that won that deal.
+exact tie → one more deal; with `no_end_on_belote`, a team that failed its contract or was capot
+and reaches the target only through its belote points has not won yet (it needs another deal).
+`after-deal-highest` (004): the game ends after the deal where a team reaches the target; the
+higher score wins; a tie goes to the team that won that deal.
 """
 
 from __future__ import annotations
@@ -98,7 +98,8 @@ class Game:
         if r.no_end_on_belote:
             kept = []
             for t in over:
-                lost = result.winner is not t
+                # "une équipe capot ou qui chute": failed takers, or no trick at all
+                lost = (t is result.takers and not result.made) or result.capot is t.other
                 if lost and self.score[t] - result.belote[t] < r.target:
                     self.notes.append(f"deal {n}: {t} reaches {r.target} only through its belote "
                                       "after losing the deal: not won yet")

@@ -198,12 +198,12 @@ def read_record(obj: object) -> Record:
             continue
         if "rules" in item or "version" in item:
             rd.err(f"{path}.rules", "a game record sets the rules once, at the top")
-        if i < len(items) - 1 and len(item.get("plays") or []) not in (0, 32) and \
-                item.get("contract") is not None:
-            rd.err(f"{path}.plays", "only the last deal of a game may stop mid-deal")
         d = _read_deal(rd, item, path + ".", rules, dealer)
         if d is None:
             break  # the dealer rotation is lost after a deal we cannot read
+        if i < len(items) - 1 and d.contract is not None and len(d.plays) != 32:
+            rd.err(f"{path}.plays", f"only the last deal of a game may stop mid-deal "
+                   f"({len(d.plays)} plays)")
         deals.append(d)
         dealer = d.dealer.next(rules.clockwise)
     return Record(rules, tuple(deals), True, tuple(rd.errors))

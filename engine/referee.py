@@ -121,6 +121,8 @@ def judge_game(record: Record) -> tuple[list[JudgedDeal], Game]:
             game.add(None)
         elif j.result is not None:
             game.add(j.result)
+        elif j.problem is not None:
+            game.notes.append(f"deal {len(judged)} is not scored: {j.problem}")
     return judged, game
 
 

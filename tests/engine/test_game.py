@@ -143,3 +143,17 @@ def test_game_to_json() -> None:
     j = g.to_json()
     assert j["score"] == {"NS": 330, "EW": 0} and j["winner"] == "NS" and j["is_over"] is True
     assert j["running"] == [{"NS": 330, "EW": 0}] and j["next_dealer"] == "E"
+
+
+def test_no_end_on_belote_is_only_for_a_failed_or_capot_team() -> None:
+    r = rules("ffb-coinche", target=500)
+    g = Game(r)
+    g.score = {Team.NS: 430, Team.EW: 0}
+    # NS defend: EW make it, NS score their 62 → 60 + belote 20 = 80 → 510: not only the belote
+    g.add(deal(r, E, 62, belote=(N,)))
+    assert g.winner is Team.NS
+    g = Game(r)
+    g.score = {Team.NS: 490, Team.EW: 0}
+    # NS capot as defence: only their belote 20 → 510, not won yet
+    g.add(deal(r, E, 0, winners=[E, W] * 4, belote=(N,)))
+    assert not g.is_over
