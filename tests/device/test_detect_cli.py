@@ -1,0 +1,101 @@
+"""`belote detect` / `belote eval` from the command line: JSON shape, readable list, bad input."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "vision"))
+from fake_onnx import raw_output, write_fake_model
+
+from device.cli import main
+
+pytest.importorskip("onnx")
+
+
+@pytest.fixture
+def model(tmp_path: Path) -> Path:
+    raw = raw_output([(16, 16, 8, 12, {"JH": 0.97, "JD": 0.3}), (40, 40, 8, 12, {"7S": 0.8})])
+    return write_fake_model(tmp_path / "fake.onnx", raw, size=64)
+
+
+@pytest.fixture
+def image(tmp_path: Path) -> Path:
+    path = tmp_path / "table.jpg"
+    cv2.imwrite(str(path), np.full((64, 64, 3), 90, np.uint8))
+    return path
+
+
+def test_json_line_per_image_with_the_path_as_given(model, image, capsys, monkeypatch):
+    monkeypatch.chdir(image.parent)
+    assert main(["detect", "table.jpg", "table.jpg", "--json", "--model", str(model)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2
+    record = json.loads(lines[0])
+    assert record["image"] == "table.jpg"
+    assert [c["card"] for c in record["cards"]] == ["JH", "7S"]
+    first = record["cards"][0]
+    assert set(first) == {"card", "confidence", "box"}
+    assert first["confidence"] == pytest.approx(0.97)
+    assert first["box"] == pytest.approx([12, 10, 20, 22])
+
+
+def test_readable_list_and_annotated_copy(model, image, capsys, tmp_path):
+    out = tmp_path / "annotated"
+    assert main(["detect", str(image), "--model", str(model), "--annotate", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "2 cards" in text and "JH  0.97" in text and "else JD 0.30" in text and "7S" in text
+    drawn = cv2.imread(str(out / "table.jpg"))
+    assert drawn is not None and drawn.shape == (64, 64, 3)
+    assert not np.array_equal(drawn, cv2.imread(str(image)))  # boxes were drawn
+
+
+def test_unreadable_image_is_one_line_exit_2_and_others_still_read(model, image, capsys, tmp_path):
+    junk = tmp_path / "junk.jpg"
+    junk.write_text("not an image")
+    code = main(
+        [
+            "detect",
+            str(junk),
+            str(tmp_path / "gone.jpg"),
+            str(image),
+            "--json",
+            "--model",
+            str(model),
+        ]
+    )
+    captured = capsys.readouterr()
+    assert code == 2
+    assert "Traceback" not in captured.err
+    assert f"{junk}: not a readable image" in captured.err
+    assert "gone.jpg: no such file" in captured.err
+    assert len(captured.out.splitlines()) == 1  # the good image still gets its line
+
+
+def test_missing_model_is_one_line_exit_2(image, capsys, tmp_path):
+    assert main(["detect", str(image), "--model", str(tmp_path / "none.onnx")]) == 2
+    err = capsys.readouterr().err
+    assert "none.onnx: model not found" in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_eval_prints_card_set_scores(model, image, capsys, tmp_path):
+    labels = {"images": {image.name: [{"card": "JH", "box": [12, 10, 20, 22]}]}}
+    (tmp_path / "labels.json").write_text(json.dumps(labels))
+    code = main(["eval", "--model", str(model), "--set", str(tmp_path / "labels.json"), "--json"])
+    assert code == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["recall"] == 1.0
+    assert summary["precision"] == 0.5  # 7S is not in the photo
+    assert summary["perfect"] == 0.0
+    assert {"true": "nothing", "predicted": "7S", "count": 1} in summary["confusions"]
+
+
+def test_eval_names_a_missing_set(model, capsys, tmp_path):
+    assert main(["eval", "--model", str(model), "--set", str(tmp_path / "nope")]) == 2
+    assert "nope: evaluation set not found" in capsys.readouterr().err
