@@ -316,3 +316,10 @@ def test_a_record_cut_mid_deal_judges_the_same_tricks(gen: SimpleNamespace, seed
 def test_docstring_examples(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module))
     assert result.failed == 0 and result.attempted > 0
+
+
+@pytest.mark.parametrize("path", sorted(DATA.glob("[dg]*.json")), ids=lambda p: p.name)
+def test_records_write_back_what_they_read(path: Path) -> None:
+    rec = load_record(json.loads(path.read_text()))
+    again = load_record(json.loads(json.dumps(rec.to_json())))
+    assert again == rec and judge(again) == judge(rec)
