@@ -20,6 +20,12 @@ MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_MODEL = MODELS_DIR / "card_detector.onnx"
 DEFAULT_CONF = 0.35
 DEFAULT_IOU = 0.6
+ALIASES = {
+    "onnx": "onnxruntime",
+    "ort": "onnxruntime",
+    "torch": "ultralytics",
+    "pytorch": "ultralytics",
+}
 
 __all__ = ["DEFAULT_MODEL", "Detector", "ModelError", "load_detector"]
 
@@ -83,6 +89,7 @@ def load_detector(
     if not path.exists():
         hint = " (the shipped model is models/card_detector.onnx)" if model is None else ""
         raise ModelError(f"{path}: model not found{hint}")
+    backend = ALIASES.get(backend, backend)
     if backend == "auto":
         path = fastest_form(path)
     fmt = model_format(path)

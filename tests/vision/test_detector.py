@@ -87,3 +87,7 @@ def test_shipped_model_reads_a_real_photo():
     )
     assert len({d.card for d in found}) == len(found)
     assert {d.card for d in found} & {c["card"] for c in labels[name]}
+
+
+def test_backend_aliases_used_in_config_files(fake_model: Path):
+    assert load_detector(fake_model, backend="onnx").backend_name == "onnxruntime"
