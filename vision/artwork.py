@@ -85,13 +85,20 @@ KDE_DECKS = (
 # English-index decks that also get an '-rdv' twin with redrawn French corner letters.
 RDV_TWINS = (
     "gnome-anglo",
-    "gnome-neoclassical",
-    "gnome-tango",
-    "gnome-simplistic",
-    "cardsjs",
-    "kde-standard",
+    "gnome-anglo_modern",
     "gnome-anglo_poker",
+    "gnome-atlasnye",
+    "gnome-dondorf",
+    "gnome-gnomangelo",
+    "gnome-neoclassical",
+    "gnome-orell",
+    "gnome-paris",
     "gnome-plastic",
+    "gnome-simplistic",
+    "gnome-tigullio",
+    "kde-dondorf",
+    "kde-standard",
+    "cardsjs",
 )
 
 
