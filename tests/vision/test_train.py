@@ -1,0 +1,39 @@
+"""The training recipe: shipped file readable, flags override it, offline options forced."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from vision.train import RECIPE, RecipeError, check_data, load_recipe, ultralytics_options
+
+
+def test_shipped_recipe_names_an_architecture_that_exists():
+    recipe = load_recipe(RECIPE)
+    assert (RECIPE.parent.parent / recipe.model).exists()
+    assert recipe.train_args.get("fliplr") == 0.0  # a mirrored card is no card
+
+
+def test_flags_override_the_recipe_and_none_keeps_it():
+    recipe = load_recipe(RECIPE, epochs=3, imgsz=None, data="d.yaml")
+    assert recipe.epochs == 3 and recipe.data == "d.yaml"
+    assert recipe.imgsz == load_recipe(RECIPE).imgsz
+
+
+def test_options_keep_training_offline_and_on_the_cpu(tmp_path: Path):
+    opts = ultralytics_options(load_recipe(RECIPE, hours=0.5), tmp_path / "run")
+    assert opts["amp"] is False and opts["plots"] is False and opts["pretrained"] is False
+    assert opts["device"] == "cpu" and opts["time"] == 0.5
+    assert opts["name"] == "run" and Path(opts["project"]) == tmp_path.resolve()
+
+
+def test_unknown_option_and_missing_file_are_named(tmp_path: Path):
+    bad = tmp_path / "r.yaml"
+    bad.write_text("model: m.yaml\ndata: d.yaml\nepoch: 3\n")
+    with pytest.raises(RecipeError, match=r"unknown option.*epoch"):
+        load_recipe(bad)
+    with pytest.raises(RecipeError, match="cannot read recipe"):
+        load_recipe(tmp_path / "none.yaml")
+    with pytest.raises(RecipeError, match="dataset not found"):
+        check_data(str(tmp_path / "data.yaml"))
