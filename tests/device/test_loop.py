@@ -263,3 +263,39 @@ def test_run_command_records_a_picture_folder(tmp_path, monkeypatch, capsys) -> 
     events = [(e.type, e.data.get("card")) for e in store.events()]
     assert events == [("game_started", None), ("deal_started", None), ("card_played", "QC")]
     assert len(list((tmp_path / "ev").glob("*.jpg"))) == 1
+
+
+def test_replay_takes_the_referee_inputs_and_calibration_from_the_record_beside(
+    tmp_path, monkeypatch, capsys
+) -> None:
+    video = tmp_path / "deal_000.avi"
+    writer = cv2.VideoWriter(str(video), cv2.VideoWriter_fourcc(*"MJPG"), 10.0, (400, 400))
+    for _ in range(40):
+        writer.write(np.zeros((400, 400, 3), np.uint8))
+    writer.release()
+    cards = {"N": "7H", "W": "8H", "S": "AH", "E": "9H"}
+    order = list(cards)
+    truth = {
+        "rules": "ffb-coinche", "dealer": "E",
+        "contract": {"taker": "N", "bid": 80, "trump": "S"},
+        "plays": [[s, cards[s]] for s in order],
+        "hands": {"N": ["KD"]},  # never read by replay: the camera must find the plays itself
+        "meta": {"simulated": {
+            "timeline": [{"play": i, "t_settled": 0.6 * i} for i in range(4)],
+            # The felt is the picture turned a quarter: W at the bottom, so S sits on the right.
+            "geometry": {"image_size": [400, 400], "method": "manual",
+                         "corners": [[400, 400], [400, 0], [0, 0], [0, 400]]},
+        }},
+    }
+    (tmp_path / "deal_000.json").write_text(json.dumps(truth))
+    turned = {"N": "W", "W": "S", "S": "E", "E": "N"}  # where each seat's card lies on screen
+
+    def script(t: float) -> list[Detection]:
+        return [det(cards[s], turned[s]) for s in order[: min(4, int(t / 0.6) + 1)]]
+
+    monkeypatch.setattr("vision.detector.load_detector", lambda *a, **k: FakeDetector(script))
+    assert belote(["replay", str(tmp_path), "--json", "--check"]) == 0
+    [out] = json.loads(capsys.readouterr().out)  # a folder of videos gives a list
+    assert out["check"]["exact"] and out["check"]["right"] == 4
+    assert 0.1 <= out["check"]["delay_s"]["median"] <= 0.5
+    assert out["verdict"]["tricks"] == [{"leader": "N", "winner": "S", "points": 11}]

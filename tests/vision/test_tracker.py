@@ -282,6 +282,9 @@ def test_a_simulated_deal_is_recorded_exactly_and_promptly(seed: int) -> None:
     assert k[k.index("deal_over") - 1 :] == ["trick_gathered", "deal_over", "deal_started"]
     recorded = [e["data"]["t"] for e in events if e["type"] == "card_played"]
     late = [r - s for r, s in zip(recorded, timeline.t_settled, strict=True)]
-    assert max(late) <= 0.5, late
+    late.sort()
+    print(f"seed {seed}: {n} frames, tracker+scene {cost_ms:.3f} ms/frame, recorded after "
+          f"settling: median {late[16]:.2f} s, worst {late[-1]:.2f} s")
+    assert late[-1] <= 0.5, late
     assert cost_ms < 20  # including the simulator's own scene computation
     assert {s for s, _ in plays(events)} == {str(s) for s in Seat}
