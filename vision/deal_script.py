@@ -51,6 +51,17 @@ class SimDeal:
             obs.play(seat, card)
         return tuple(t.winner for t in obs.tricks)
 
+    @classmethod
+    def from_record(cls, record: dict[str, object], illegal: tuple[int, ...] = ()) -> SimDeal:
+        """Back from `record()` (the hands and plays of a simulated deal's true record)."""
+        hands = {Seat.from_str(s): tuple(Card.from_str(c) for c in cards)
+                 for s, cards in record["hands"].items()}  # type: ignore[attr-defined]
+        plays = tuple((Seat.from_str(s), Card.from_str(c))
+                      for s, c in record["plays"])  # type: ignore[attr-defined]
+        contract = Contract.from_json(record["contract"])  # type: ignore[arg-type]
+        return cls(str(record["rules"]), Seat.from_str(str(record["dealer"])), contract, hands,
+                   plays, tuple(illegal))
+
     def record(self) -> dict[str, object]:
         """The deal in the engine's record format (rules, dealer, contract, hands, plays)."""
         return {
@@ -207,7 +218,8 @@ class Timeline:
     """Where everything is over time, and when each play settles (card still and uncovered)."""
 
     duration: float
-    t_settled: list[float]
+    t_settled: list[float]  # the card lies still where it will stay and no hand covers it
+    t_landed: list[float]  # the card lies still where it will stay (the hand may still be on it)
     cards: dict[Card, _Track]
     hands: list[tuple[Seat, _Track]]
     gathered: list[float]  # when each trick's cards have vanished
@@ -256,6 +268,7 @@ def build_timeline(
     cards: dict[Card, _Track] = {}
     hands: list[tuple[Seat, _Track]] = []
     settled: list[float] = []
+    landed: list[float] = []
     gathered: list[float] = []
     t = 1.0 * pace  # an empty table first
     for trick in range(8):
@@ -281,6 +294,7 @@ def build_timeline(
             cards[card] = track
             # Settled: still and no longer covered (the hand has drawn back past the card).
             settled.append(t_land + hover + 0.5 * back)
+            landed.append(t_land)
             on_table.append((card, (x, y, angle)))
             t = t_land + hover + back + rng.uniform(0.2, 0.7) * pace
             if k and rng.random() < nudges:
@@ -291,7 +305,7 @@ def build_timeline(
         t = _gather(winners[trick], cards, hands, on_table, t, pace)
         gathered.append(t)
         t += rng.uniform(0.3, 0.8) * pace
-    return Timeline(t + 1.0 * pace, settled, cards, hands, gathered)
+    return Timeline(t + 1.0 * pace, settled, landed, cards, hands, gathered)
 
 
 def _nudge(

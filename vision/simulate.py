@@ -12,7 +12,8 @@ with the shared table renderer (`vision.render`), and the true record beside eac
         "video": "deal_000.mp4", "fps": 10, "size": [640, 480], "frames": 900, "duration": 90.0,
         "design": "heruka", "seed": 3,
         "illegal": [9, 22],                                 # play indices of the injected revokes
-        "timeline": [{"play": 0, "t_settled": 1.95}, ...],  # video s: card still and uncovered
+        "timeline": [{"play": 0, "t_landed": 1.5, "t_settled": 1.95}, ...],
+            # video seconds: the card lies still (landed), and also uncovered (settled)
         "gathered": [12.3, ...],                            # each trick's cards gone
         "geometry": {"image_size": [640, 480], "corners": [[x, y] SW, SE, NE, NW],
                      "trick_size": 0.15, "method": "manual"}}}   # device.config's geometry section
@@ -44,7 +45,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from vision.artwork import Design
-    from vision.render import TableScene
+    from vision.render import Occluder, Placement, TableScene
 
 FELT_SHARE = 0.86  # the felt's side as a share of the picture's height
 TRICK_SIZE = 0.15  # the middle square where no seat zone is (cards land just outside it)
@@ -64,9 +65,10 @@ class Filming:
     """Turns scenes in table centimetres into frames: the renderer's table pixels, its camera,
     then a light that stays put for the deal and sensor noise that changes every frame."""
 
-    def __init__(self, scene: TableScene, seed: int) -> None:
+    def __init__(self, scene: TableScene, seed: int, noise: bool = True) -> None:
         self.scene = scene
         self.seed = seed
+        self.noise = noise  # off: a much smaller video (the bundled demo)
         w, h = scene.size
         self.px_per_cm = FELT_SHARE * h / TABLE_CM
         self.origin = (w / 2, h / 2)
@@ -87,9 +89,8 @@ class Filming:
         image = self.scene.camera.project(np.array(table))
         return [[round(float(x), 1), round(float(y), 1)] for x, y in image]
 
-    def frame(self, scene: Scene, index: int) -> np.ndarray:
-        """One video frame of `scene`."""
-        from vision import augment
+    def layout(self, scene: Scene) -> tuple[list[Placement], list[Occluder]]:
+        """The scene as the renderer's placements and occluders, in table pixels."""
         from vision.render import Occluder, Placement
 
         placements = [
@@ -108,6 +109,13 @@ class Filming:
             palm = (h.x - dx / norm * reach, h.y - dy / norm * reach)
             seed = self.seed * 4 + list(SIDE).index(h.seat)  # one skin and shape per player
             occluders.append(Occluder("hand", self.to_table(*palm), angle=angle, seed=seed))
+        return placements, occluders
+
+    def frame(self, scene: Scene, index: int) -> np.ndarray:
+        """One video frame of `scene`."""
+        from vision import augment
+
+        placements, occluders = self.layout(scene)
         image, _labels = self.scene.render(placements, occluders, effects=False)
         light = random.Random(self.seed)  # the same lamp on every frame of the deal
         image = augment.light_gradient(image, light)
@@ -117,6 +125,8 @@ class Filming:
             import cv2
 
             image = cv2.GaussianBlur(image, (0, 0), self.blur)
+        if not self.noise:
+            return image
         return augment.noise(image, random.Random(self.seed * 100003 + index))
 
 
@@ -140,9 +150,9 @@ def make_scene(design: str | Design, size: tuple[int, int], seed: int,
     from vision.artwork import load_design
     from vision.render import Camera, TableScene
 
-    rng = random.Random(seed)
-    texture = rng.choice(list(textures)) if textures and rng.random() < 0.7 else None
-    camera = Camera.random(rng, size, tilt=0.06, rotate=6.0, zoom=(0.95, 1.02))
+    pick = random.Random(seed + 7)  # apart from the camera's: a filming without textures
+    texture = pick.choice(list(textures)) if textures and pick.random() < 0.7 else None
+    camera = Camera.random(random.Random(seed), size, tilt=0.06, rotate=6.0, zoom=(0.95, 1.02))
     felt_px = FELT_SHARE * size[1]
     deck = load_design(design) if isinstance(design, str) else design
     return TableScene(deck, texture, size, seed=seed, camera=camera,
@@ -160,9 +170,13 @@ def simulate_deal(
     size: tuple[int, int] = (640, 480),
     textures: Sequence[np.ndarray] = (),
     progress: object | None = None,
+    noise: bool = True,
+    pace: float = 1.0,
+    passes: float = 0.2,
 ) -> SimulatedFiles:
     """Film one deal into `out/deal_XXX.mp4` and write its true record `out/deal_XXX.json`."""
-    filming = Filming(make_scene(design, size, seed, textures), seed)
+    out.mkdir(parents=True, exist_ok=True)
+    filming = Filming(make_scene(design, size, seed, textures), seed, noise)
     writer, video = open_writer(out / f"deal_{index:03d}.mp4", fps, size)
     frames = math.ceil(timeline.duration * fps)
     try:
@@ -181,9 +195,12 @@ def simulate_deal(
         "duration": round(timeline.duration, 3),
         "design": design if isinstance(design, str) else design.name,
         "seed": seed,
+        "pace": pace,
+        "passes": passes,
         "illegal": list(deal.illegal),
-        "timeline": [{"play": i, "t_settled": round(t, 3)}
-                     for i, t in enumerate(timeline.t_settled)],
+        "timeline": [{"play": i, "t_landed": round(landed, 3), "t_settled": round(settled, 3)}
+                     for i, (landed, settled) in enumerate(zip(timeline.t_landed,
+                                                              timeline.t_settled, strict=True))],
         "gathered": [round(t, 3) for t in timeline.gathered],
         "geometry": {"image_size": list(size), "corners": filming.corners(),
                      "trick_size": TRICK_SIZE, "method": "manual"},
@@ -191,6 +208,20 @@ def simulate_deal(
     path = out / f"deal_{index:03d}.json"
     path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     return SimulatedFiles(video, path, deal, frames)
+
+
+def script_timeline(deal: SimDeal, seed: int, pace: float, passes: float) -> Timeline:
+    """The timeline of a deal filmed with `seed` (rebuilt exactly from a record's meta)."""
+    return build_timeline(deal, random.Random(seed + 1), pace=pace, passes=passes)
+
+
+def replay_script(record: dict[str, object]) -> tuple[SimDeal, Timeline, Filming]:
+    """Everything a simulated deal's true record needs to film it again, frame for frame."""
+    sim = record["meta"]["simulated"]  # type: ignore[index]
+    deal = SimDeal.from_record(record, tuple(sim["illegal"]))
+    timeline = script_timeline(deal, sim["seed"], sim.get("pace", 1.0), sim.get("passes", 0.2))
+    scene = make_scene(sim["design"], tuple(sim["size"]), sim["seed"], [])
+    return deal, timeline, Filming(scene, sim["seed"])
 
 
 def spread(total: int, parts: int, rng: random.Random) -> list[int]:
@@ -213,6 +244,7 @@ def simulate_deals(
     passes: float = 0.2,
     show_progress: bool = True,
     use_textures: bool = True,
+    noise: bool = True,
 ) -> list[SimulatedFiles]:
     """Deal, script and film `deals` deals with `illegal` revokes across them; deterministic."""
     from tqdm import tqdm
@@ -230,7 +262,7 @@ def simulate_deals(
     for i in range(deals):
         deal_seed = rng.randrange(2**31)
         deal = play_deal(random.Random(deal_seed), rules, n_illegal=counts[i])
-        timeline = build_timeline(deal, random.Random(deal_seed + 1), pace=pace, passes=passes)
+        timeline = script_timeline(deal, deal_seed, pace, passes)
         plans.append((deal_seed, deal, timeline))
     total = sum(math.ceil(t.duration * fps) for _, _, t in plans)
     written = []
@@ -238,5 +270,6 @@ def simulate_deals(
               file=sys.stderr) as bar:
         for i, (deal_seed, deal, timeline) in enumerate(plans):
             written.append(simulate_deal(out, i, deal, timeline, designs[i % len(designs)],
-                                         deal_seed, fps, size, textures, bar))
+                                         deal_seed, fps, size, textures, bar, noise, pace,
+                                         passes))
     return written

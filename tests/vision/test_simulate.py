@@ -83,6 +83,10 @@ def test_timeline_settles_each_card_in_front_of_its_player(seed: int) -> None:
         # On the player's side of the middle, near the centre of the felt.
         sx, sy = SIDE[seat]
         assert 5 < pose.x * sx + pose.y * sy < 12
+        # It landed there earlier and has not moved since.
+        landed = {p.card: p for p in tl.scene_at(tl.t_landed[i]).cards}[card]
+        assert (landed.x, landed.y) == pytest.approx((pose.x, pose.y))
+        assert tl.t_landed[i] < t
         # Before the hand brings it, the card is nowhere.
         if i:
             assert card not in {p.card for p in tl.scene_at(tl.t_settled[i - 1]).cards}
@@ -165,7 +169,7 @@ def test_simulate_writes_video_and_true_record(tmp_path) -> None:
         record = json.loads(files.record.read_text())
         sim = record["meta"]["simulated"]
         assert [t["play"] for t in sim["timeline"]] == list(range(32))
-        assert all(0 < t["t_settled"] < sim["duration"] for t in sim["timeline"])
+        assert all(0 < t["t_landed"] < t["t_settled"] < sim["duration"] for t in sim["timeline"])
         assert len(sim["geometry"]["corners"]) == 4
         illegal += len(sim["illegal"])
         assert record["plays"] == [[str(s), str(c)] for s, c in files.deal.plays]
