@@ -100,7 +100,7 @@ def create_app(store: EventStore, health: object | None = None, config: object |
     if evidence is None and store.path != ":memory:":
         evidence = Path(store.path).parent / "evidence"
     cache = StateCache(store)
-    push = Broadcaster(store)
+    push = Broadcaster(store, prepare=cache.message)
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:

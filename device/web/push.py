@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
+from collections.abc import Callable
 
 from device.store import EventStore
 
@@ -16,8 +17,10 @@ from device.store import EventStore
 class Broadcaster:
     """Wakes every waiting stream when the store gets a new event."""
 
-    def __init__(self, store: EventStore, poll: float = 0.5) -> None:
+    def __init__(self, store: EventStore, poll: float = 0.5,
+                 prepare: Callable[[], object] | None = None) -> None:
         self.store = store
+        self.prepare = prepare  # run in the watcher thread before waking (builds the state once)
         self.poll = poll
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -44,6 +47,10 @@ class Broadcaster:
         while not stop.is_set():
             if self.store.wait(last, self.poll):
                 last = self.store.last_seq
+                if self.prepare is not None:
+                    # A state that fails to build must not stop the pushes; streams rebuild it.
+                    with contextlib.suppress(Exception):
+                        self.prepare()
                 loop = self._loop
                 if loop is not None and not loop.is_closed():
                     with contextlib.suppress(RuntimeError):  # loop closing under us

@@ -223,7 +223,9 @@ class StateCache:
         self._lock = threading.Lock()
         self._events: list[Event] = []
         self._build = threading.Lock()
-        self._states: dict[int, tuple[dict[str, Any], str, int]] = {}
+        self._states: dict[int, tuple[dict[str, Any], bytes, int]] = {}
+        # The newest undelayed message, built by the push thread so streams need no thread hop.
+        self.latest: tuple[bytes, int] | None = None
         self._keep = keep
 
     def events(self) -> list[Event]:
@@ -237,12 +239,14 @@ class StateCache:
         """The state as it was `delay` seconds ago (0: now)."""
         return self._get(delay, now)[0]
 
-    def text(self, delay: float = 0.0) -> tuple[str, int]:
-        """The state as JSON text, and the last event it includes (for server-sent events)."""
-        _, text, key = self._get(delay, None)
-        return text, key
+    def message(self, delay: float = 0.0) -> tuple[bytes, int]:
+        """The state as one server-sent event (bytes), and the last event it includes."""
+        _, message, key = self._get(delay, None)
+        if delay <= 0:
+            self.latest = (message, key)
+        return message, key
 
-    def _get(self, delay: float, now: float | None) -> tuple[dict[str, Any], str, int]:
+    def _get(self, delay: float, now: float | None) -> tuple[dict[str, Any], bytes, int]:
         events = self.events()
         if delay > 0:
             cut = (time.time() if now is None else now) - delay
@@ -253,7 +257,8 @@ class StateCache:
             hit = self._states.get(key)
             if hit is None:
                 state = game_state(events)
-                hit = (state, json.dumps(state, separators=(",", ":")), key)
+                text = json.dumps(state, separators=(",", ":"))
+                hit = (state, f"event: state\nid: {key}\ndata: {text}\n\n".encode(), key)
                 self._states[key] = hit
                 while len(self._states) > self._keep:
                     self._states.pop(next(iter(self._states)))

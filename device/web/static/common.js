@@ -83,7 +83,8 @@ function connect(onState, onHealth, delay = 0) {
 
 function healthNode(h) {
   if (!h) return el("span", { class: "muted" }, "—");
-  const up = h.camera_up ?? h.up ?? (h.status ? h.status !== "down" : true);
+  const up = typeof h.camera === "string" ? h.camera !== "down"
+    : (h.camera_up ?? h.up ?? (h.status ? h.status !== "down" : true));
   const bits = [el("span", { class: up ? "dot up" : "dot down" }),
                 `${T.camera} ${up ? T.camera_up : T.camera_down}`];
   if (typeof h.fps === "number") bits.push(` · ${h.fps.toFixed(1)} fps`);
