@@ -180,7 +180,7 @@ def load_config(path: str | Path | None) -> Config:
         where = f" line {mark.line + 1}" if mark else ""
         problem = getattr(exc, "problem", exc)
         raise ConfigError(f"{path}:{where} not valid YAML ({problem})") from None
-    return parse_config(obj, path.name)
+    return parse_config(obj, str(path))
 
 
 def save_geometry(path: str | Path, geometry: GeometryConfig) -> None:
