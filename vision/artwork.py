@@ -39,7 +39,7 @@ CARD_HEIGHT = 360
 HELD_OUT = ("gnome-ancient_french", "gnome-bellot", "svgcards", "heruka")
 # Approximate corner-index regions as fractions of the card (x0, y0, x1, y1), top-left and
 # bottom-right: most decks print rank and suit there.
-CORNER_BOXES = ((0.0, 0.0, 0.2, 0.27), (0.8, 0.73, 1.0, 1.0))
+CORNER_BOXES = ((0.01, 0.01, 0.17, 0.25), (0.83, 0.75, 0.99, 0.99))
 
 _GNOME = src.Package("deb", "gnome-cards-data")
 _KDE = src.Package("deb", "kdegames-card-data-kf5")

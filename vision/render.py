@@ -24,9 +24,11 @@ placement, in the same order: `box` is the axis-aligned box of the card's 4 corn
 (clipped to it), `quad` the 4 corners (top-left, top-right, bottom-right, bottom-left of the
 artwork), `visible` the fraction of the card's area seen (not covered by a card or an occluder
 above it, and inside the frame), `corners` the boxes of its corner indices that are visible, and
-`labelled` the labelling rule: a belote card (one of the 32) with visible >= MIN_VISIBLE (0.30), at
-least one corner index at least MIN_CORNER (60%) visible, and a box at least MIN_SIDE pixels on
-both sides. Backs ('back'), cards 2-6 ('2S') and jokers ('JOKER_RED') are drawn, never labelled.
+`labelled` the labelling rule: a belote card (one of the 32) with visible >= MIN_VISIBLE (0.30)
+and at least one corner index at least MIN_CORNER (60%) visible -- or, as in a fanned hand where
+a person still reads the card, visible >= MIN_VISIBLE_FANNED (0.10) with one corner index
+FULL_CORNER (85%) visible -- and a box at least MIN_SIDE pixels on both sides. Backs ('back'),
+cards 2-6 ('2S') and jokers ('JOKER_RED') are drawn, never labelled.
 Placements with higher `z` are drawn on top; occluders default to above every card (give one a
 finite z to slide it under later cards). The same `rng` (or seed) gives the same image.
 `render(..., effects=False)` skips the photographic defects (tests, or a simulator adding its own
@@ -49,6 +51,8 @@ from vision.detections import CLASS_NAMES
 
 MIN_VISIBLE = 0.30
 MIN_CORNER = 0.60
+MIN_VISIBLE_FANNED = 0.10
+FULL_CORNER = 0.85
 MIN_SIDE = 6.0
 _BELOTE = frozenset(CLASS_NAMES)
 
@@ -314,18 +318,23 @@ class TableScene:
         visible = float((seen == index + 1).sum()) / max(area, 1.0)
         box = _clip_box(img_quad, w, h)
         seen_corners = []
+        best = 0.0  # the most visible corner index, as a share of its area
         for corner in corners:
             cq = self.camera.project(corner)
             mask = np.zeros_like(seen, np.uint8)
             cv2.fillConvexPoly(mask, np.round(cq).astype(np.int32), 1)
             c_area = abs(cv2.contourArea(cq.astype(np.float32)))
             c_seen = float(((seen == index + 1) & (mask > 0)).sum())
-            if c_area > 0 and c_seen / c_area >= MIN_CORNER:
+            share = c_seen / c_area if c_area > 0 else 0.0
+            best = max(best, share)
+            if share >= MIN_CORNER:
                 seen_corners.append(_clip_box(cq, w, h))
+        enough = (visible >= MIN_VISIBLE and best >= MIN_CORNER) or (
+            visible >= MIN_VISIBLE_FANNED and best >= FULL_CORNER
+        )
         labelled = (
             p.card in _BELOTE
-            and visible >= MIN_VISIBLE
-            and bool(seen_corners)
+            and enough
             and box[2] - box[0] >= MIN_SIDE
             and box[3] - box[1] >= MIN_SIDE
         )

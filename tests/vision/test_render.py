@@ -106,6 +106,18 @@ def test_corner_indices_hidden_means_not_labelled(design):
     assert len(one[0].corners) == 1 and one[0].labelled
 
 
+@pytest.mark.parametrize(("strip", "labelled"), [(0.24, True), (0.12, False)])
+def test_fanned_card_with_a_whole_corner_index_is_labelled(design, strip, labelled):
+    scene = _scene(design)
+    width = 80 * 100 / 140
+    under = Placement("KC", (160, 120), z=0)
+    over = Placement("AC", (160 + strip * width, 120), z=1)
+    _, labels = scene.render([under, over], effects=False)
+    assert labels[0].visible == pytest.approx(strip, abs=0.04)
+    assert labels[0].visible < MIN_VISIBLE
+    assert labels[0].labelled is labelled
+
+
 @pytest.mark.parametrize("name", ["back", "2S", "JOKER_RED"])
 def test_backs_and_distractors_are_never_labelled(design, name):
     scene = _scene(design)
