@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 
@@ -32,6 +32,9 @@ class Suit(enum.Enum):
             return cls(text.strip().upper())
         except ValueError:
             raise CardError(f"unknown suit {text!r}: expected one of S H D C") from None
+
+    # Identity hash: members are singletons, and Enum's name-based hash is slow on the hot path.
+    __hash__ = object.__hash__
 
     @property
     def french(self) -> str:
@@ -64,6 +67,8 @@ class Rank(enum.Enum):
     KING = "K"
     ACE = "A"
 
+    __hash__ = object.__hash__
+
     @classmethod
     def from_str(cls, text: str) -> Rank:
         t = text.strip().upper()
@@ -92,6 +97,7 @@ class Rank(enum.Enum):
 
 
 _RANK_INDEX = {rank: i for i, rank in enumerate(Rank)}
+_SUIT_INDEX = {suit: i for i, suit in enumerate(Suit)}
 _FRENCH_RANKS = {
     Rank.SEVEN: "7",
     Rank.EIGHT: "8",
@@ -110,6 +116,11 @@ class Card:
 
     rank: Rank
     suit: Suit
+    # 0..31, suit-major in S H D C order; stable for bitsets. Computed once: it is on the hot path.
+    index: int = field(init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "index", _SUIT_INDEX[self.suit] * 8 + _RANK_INDEX[self.rank])
 
     @classmethod
     def from_str(cls, text: str) -> Card:
@@ -125,11 +136,6 @@ class Card:
             raise CardError(f"unknown card {text!r}: {exc}") from None
 
     @property
-    def index(self) -> int:
-        """0..31, suit-major in S H D C order; stable for bitsets."""
-        return _SUIT_INDEX[self.suit] * 8 + self.rank.sequence_index
-
-    @property
     def french(self) -> str:
         """Display name in French: 'V♥', 'As♠', '10♦'."""
         return f"{self.rank.french}{_SYMBOLS[self.suit]}"
@@ -141,7 +147,6 @@ class Card:
         return f"Card.from_str({str(self)!r})"
 
 
-_SUIT_INDEX = {suit: i for i, suit in enumerate(Suit)}
 _SYMBOLS = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
 
 
@@ -189,6 +194,8 @@ class Seat(enum.Enum):
     E = "E"
     S = "S"
     W = "W"
+
+    __hash__ = object.__hash__
 
     @classmethod
     def from_str(cls, text: str) -> Seat:
