@@ -111,9 +111,27 @@ def _work(args: tuple[Job, int]) -> tuple[int, str]:
     return index, json.dumps(meta)
 
 
-def _indices_to_do(job: Job, count: int) -> list[int]:
+def _meta_lines(path: Path) -> dict[str, str]:
+    """The meta file's lines by image, the last one winning (a redone image appends again)."""
+    lines: dict[str, str] = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            try:
+                lines[json.loads(line)["image"]] = line
+            except (ValueError, KeyError, TypeError):
+                continue  # a line cut short by an interrupted run
+    return lines
+
+
+def _indices_to_do(job: Job, count: int, done: dict[str, str]) -> list[int]:
+    """Images with no label file or no meta line (a run killed between the two)."""
     labels = job.out / "labels" / job.split
-    return [i for i in range(count) if not (labels / f"{job.split}_{i:06d}.txt").exists()]
+    todo = []
+    for i in range(count):
+        stem = f"{job.split}_{i:06d}"
+        if not (labels / f"{stem}.txt").exists() or f"images/{job.split}/{stem}.jpg" not in done:
+            todo.append(i)
+    return todo
 
 
 def write_split(job: Job, count: int, workers: int = 1, progress: bool = True) -> int:
@@ -123,7 +141,8 @@ def write_split(job: Job, count: int, workers: int = 1, progress: bool = True) -
     for sub in ("images", "labels"):
         (job.out / sub / job.split).mkdir(parents=True, exist_ok=True)
     (job.out / "meta").mkdir(parents=True, exist_ok=True)
-    todo = _indices_to_do(job, count)
+    meta_path = job.out / "meta" / f"{job.split}.jsonl"
+    todo = _indices_to_do(job, count, _meta_lines(meta_path))
     bar = tqdm(
         total=len(todo),
         desc=f"render {job.split}",
@@ -131,12 +150,14 @@ def write_split(job: Job, count: int, workers: int = 1, progress: bool = True) -
         file=sys.stderr,
         disable=not progress,
     )
-    meta_path = job.out / "meta" / f"{job.split}.jsonl"
     with meta_path.open("a") as meta:
         for _, line in _map(job, todo, workers):
             meta.write(line + "\n")
             bar.update()
     bar.close()
+    # One line per image, in index order, whatever the runs and the workers' order were.
+    lines = _meta_lines(meta_path)
+    meta_path.write_text("".join(lines[k] + "\n" for k in sorted(lines)))
     return len(todo)
 
 

@@ -92,7 +92,13 @@ def test_rendering_is_deterministic_and_resumes(cache):
     (out / "labels/train/train_000002.txt").unlink()
     write_dataset(out, ["gnome-paris"], [], 4, 0, artwork=cache, textures=cache.parent / "textures")
     assert (out / "images/train/train_000002.jpg").read_bytes() == first
-    assert len((out / "meta/train.jsonl").read_text().splitlines()) == 5  # 4, then the one redone
+    images = [json.loads(x)["image"] for x in (out / "meta/train.jsonl").read_text().splitlines()]
+    assert images == [f"images/train/train_{i:06d}.jpg" for i in range(4)]  # once each, in order
+    # A run killed after writing an image's files but before its meta line: the image is redone.
+    meta = out / "meta/train.jsonl"
+    meta.write_text("".join(x + "\n" for x in meta.read_text().splitlines() if "000001" not in x))
+    write_dataset(out, ["gnome-paris"], [], 4, 0, artwork=cache, textures=cache.parent / "textures")
+    assert len(meta.read_text().splitlines()) == 4 and "train_000001" in meta.read_text()
 
 
 def _args(**kw):
