@@ -199,8 +199,8 @@ def write_dataset(
     textures: Path = TEXTURES,
     closeup: float = 0.4,
 ) -> Path:
-    """Render train (training designs) and val (held-out designs) splits; return data.yaml."""
-    for split, designs, n in (("train", train_designs, count), ("val", val_designs, val_count)):
+    """Render val (held-out designs, small: first) and train (training designs); return data.yaml."""
+    for split, designs, n in (("val", val_designs, val_count), ("train", train_designs, count)):
         if n > 0:
             if not designs:
                 raise ValueError(f"no designs for the {split} split")
