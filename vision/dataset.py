@@ -199,7 +199,7 @@ def write_dataset(
     textures: Path = TEXTURES,
     closeup: float = 0.4,
 ) -> Path:
-    """Render val (held-out designs, small: first) and train (training designs); return data.yaml."""
+    """Render val (held-out designs; small, so first) and train splits; return data.yaml."""
     for split, designs, n in (("val", val_designs, val_count), ("train", train_designs, count)):
         if n > 0:
             if not designs:
