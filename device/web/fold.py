@@ -49,14 +49,13 @@ class DealLog:
     gathered: int = 0
     over: bool = False
 
-    def record(self, rules: object) -> dict[str, Any]:
-        """The deal in the engine's record form (docs: engine/record.py)."""
-        out: dict[str, Any] = {
-            "rules": rules,
-            "dealer": self.dealer,
-            "contract": self.contract,
-            "plays": [[p.seat, p.card] for p in self.plays],
-        }
+    def record(self, rules: object | None) -> dict[str, Any]:
+        """The deal in the engine's record form (docs/record-format.md); no `rules` in a game."""
+        out: dict[str, Any] = {"version": 1} if rules is not None else {}
+        if rules is not None:
+            out["rules"] = rules
+        out.update(dealer=self.dealer, contract=self.contract,
+                   plays=[[p.seat, p.card] for p in self.plays])
         if self.announces:
             out["announces"] = [dict(a) for a in self.announces]
         if self.belote:
@@ -80,6 +79,13 @@ class Folded:
     @property
     def deal(self) -> DealLog | None:
         return self.deals[-1] if self.deals else None
+
+    def record(self) -> dict[str, Any]:
+        """The game in the engine's game-record form, names kept in `meta`."""
+        return {"version": 1, "rules": self.rules,
+                "dealer": self.deals[0].dealer if self.deals else "N",
+                "deals": [d.record(None) for d in self.deals],
+                "meta": {"players": self.players, "teams": self.teams}}
 
 
 def cancelled(events: Sequence[Event]) -> set[int]:

@@ -26,6 +26,7 @@ class Broadcaster:
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._changed: asyncio.Event | None = None
+        self.version = 0  # bumped on the event loop at every change
 
     def start(self) -> None:
         """Start watching; call from the event loop that serves the streams."""
@@ -57,12 +58,19 @@ class Broadcaster:
                         loop.call_soon_threadsafe(self._wake)
 
     def _wake(self) -> None:
+        self.version += 1
         changed, self._changed = self._changed, asyncio.Event()
         if changed is not None:
             changed.set()
 
-    async def wait(self, timeout: float) -> bool:
-        """Until the log grows (True) or `timeout` seconds pass (False)."""
+    async def wait(self, seen: int, timeout: float) -> bool:
+        """Until the log grows past `version` `seen` (True) or `timeout` seconds pass (False).
+
+        Read `version` before looking at the state, then wait with it: a change that lands in
+        between is not lost.
+        """
+        if self.version != seen:
+            return True
         if self._changed is None:  # not started (no lifespan): fall back to polling
             await asyncio.sleep(min(timeout, self.poll))
             return False

@@ -79,9 +79,7 @@ def api_router(cache: StateCache, push: Broadcaster, health: object | None,
 
     @router.get("/api/record/game", tags=["record"], summary="Every deal of the game")
     def record_game() -> Response:
-        game = fold(cache.events())
-        body = {"rules": game.rules, "players": game.players, "teams": game.teams,
-                "deals": [d.record(game.rules) for d in game.deals]}
+        body = fold(cache.events()).record()
         return JSONResponse(body, headers={
             "Content-Disposition": 'attachment; filename="game.json"'})
 
@@ -106,6 +104,7 @@ def api_router(cache: StateCache, push: Broadcaster, health: object | None,
             beat = 0.0
             loop = asyncio.get_running_loop()
             while True:
+                version = push.version
                 latest = cache.latest
                 if not delay and latest is not None and latest[1] == cache.store.last_seq:
                     message, seq = latest  # built once by the push thread for every viewer
@@ -120,7 +119,7 @@ def api_router(cache: StateCache, push: Broadcaster, health: object | None,
                 if await request.is_disconnected():
                     return
                 # Delayed streams poll: an old event becomes due without the log growing.
-                if not await push.wait(0.25 if delay else 2.0):
+                if not await push.wait(version, 0.25 if delay else 2.0):
                     yield b": keep-alive\n\n"
 
         return StreamingResponse(messages(), media_type="text/event-stream",

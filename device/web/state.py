@@ -195,16 +195,39 @@ def game_state(events: Sequence[Event]) -> dict[str, Any]:
                             "result": "penalty" if d["penalty"] else d["result"],
                             "score": score if counted else None, "card_points": d["card_points"],
                             "total": dict(total)})
+    summary = None if any(d["penalty"] for d in deals) else engine_game(game)
+    winner = _winner(rules, total)
+    if summary is not None:  # the engine's game: litige reserve, no end on a belote, ties
+        total, winner = dict(summary["score"]), summary["winner"]
     flags = [f for d in deals for f in d["violations"]]
     return {
         "seq": game.last_seq, "time": game.last_time, "started": game.started,
         "rules": {"name": rules.name, "target": rules.target, "clockwise": rules.clockwise,
                   "spec": game.rules},
         "players": game.players, "teams": game.teams,
-        "score": total, "target": rules.target, "winner": _winner(rules, total),
+        "score": total, "target": rules.target, "winner": winner,
+        "reserve": (summary or {}).get("reserve", 0), "notes": (summary or {}).get("notes", []),
         "deal": deals[-1] if deals else None, "history": history, "flags": flags,
         "errors": game.errors,
     }
+
+
+def engine_game(game: Folded) -> dict[str, Any] | None:
+    """The engine's game summary for the whole log, or None where it cannot judge it.
+
+    None when a deal was left unfinished before the last, the dealers did not rotate as the
+    rules say, or engine.record is missing: the page then sums the deal scores itself.
+    """
+    if not game.deals:
+        return None
+    try:
+        from engine.record import judge, load_record
+
+        out = judge(load_record(game.record()))
+    except (ImportError, ValueError):
+        return None
+    summary = out.get("game") if isinstance(out, dict) else None
+    return dict(summary) if isinstance(summary, dict) else None
 
 
 def _winner(rules: RuleSet, total: dict[str, int]) -> str | None:

@@ -71,7 +71,9 @@ def test_the_record_downloads_in_the_engine_format(client, store, revoke_deal) -
     verdict = judge(load_record(record))
     assert verdict["score"] == client.get("/api/state").json()["deal"]["score"]
     game = client.get("/api/record/game").json()
-    assert len(game["deals"]) == 1 and game["teams"]["NS"] == "Nous"
+    assert len(game["deals"]) == 1 and game["meta"]["teams"]["NS"] == "Nous"
+    summary = judge(load_record(game))["game"]
+    assert summary["score"] == client.get("/api/state").json()["score"]
     assert client.get("/api/record", params={"deal": 2}).status_code == 404
 
 
@@ -250,6 +252,20 @@ def test_manual_plays_refuse_a_card_already_played(client, store, revoke_deal) -
                     headers=HEADERS)
     assert r.status_code == 200
     assert client.get("/api/state").json()["deal"]["trick"][1]["actor"] == "referee"
+
+
+def test_the_game_ends_at_the_target_as_the_engine_says(client, store, revoke_deal) -> None:
+    replay(store, revoke_deal)
+    store.append("game_started", {"rules": {"preset": "ffb-coinche", "target": 100}},
+                 actor="referee")  # the same deal again, under a short game
+    store.append("deal_started", {"dealer": str(revoke_deal.dealer)})
+    store.append("contract", revoke_deal.contract.to_json(), actor="referee")
+    for i in range(32):
+        play(store, revoke_deal, i)
+    s = client.get("/api/state").json()
+    assert s["target"] == 100 and len(s["history"]) == 1
+    best = max(s["score"], key=s["score"].get)
+    assert s["winner"] == best and s["notes"]
 
 
 def test_the_broadcast_delay_hides_recent_events(store, revoke_deal) -> None:
