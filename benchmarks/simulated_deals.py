@@ -18,49 +18,29 @@ import argparse
 import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 
-class OracleDetector:
-    """Every card the renderer says is readable in frame k, with confidence 0.9 (k = call count)."""
-
-    def __init__(self, record: dict) -> None:
-        from vision.simulate import replay_script
-
-        _deal, self.timeline, self.filming = replay_script(record)
-        self.fps = record["meta"]["simulated"]["fps"]
-        self.k = 0
-        self.last_ms = 0.0
-
-    def detect(self, _image):  # -> list[Detection]
-        from vision.detections import Detection
-
-        scene = self.timeline.scene_at(self.k / self.fps)
-        self.k += 1
-        placements, occluders = self.filming.layout(scene)
-        _img, labels = self.filming.scene.render(placements, occluders, effects=False)
-        return [Detection(lab.card, 0.9, lab.box) for lab in labels if lab.labelled]
-
-
-def measure(runs: list, frames: int, wall: float) -> list[str]:
-    """The figures of the acceptance check, one per line."""
-    from device.commands.demo import verdicts
+def measure(items: list[tuple[dict, dict]], frames: int, wall: float) -> list[str]:
+    """The figures of the acceptance check, one per line, from (true record, replay result)."""
+    from engine.record import judge, load_record
 
     plays = right = injected = flagged = false_flags = same_score = 0
     latencies: list[float] = []
     from_landing: list[float] = []
     per_deal = []
-    for run in runs:
-        seen_v, true_v, _ = verdicts(run)
-        sim = run.truth["meta"]["simulated"]
-        truth = [tuple(p) for p in run.truth["plays"]]
-        seen = [tuple(p) for p in run.seen.get("plays", [])]
-        ok = [i for i, p in enumerate(truth) if i < len(seen) and seen[i] == p]
-        plays += len(truth)
+    for truth, result in items:
+        sim = truth["meta"]["simulated"]
+        true_v = judge(load_record({k: v for k, v in truth.items() if k != "meta"}))
+        seen_v = result["verdict"] if result["verdict"] and "error" not in result["verdict"] \
+            else None
+        true_plays = [tuple(p) for p in truth["plays"]]
+        seen = [tuple(p) for p in result["record"]["plays"]]
+        ok = [i for i, p in enumerate(true_plays) if i < len(seen) and seen[i] == p]
+        plays += len(true_plays)
         right += len(ok)
         expected = {(v["play"], v["rule"]) for v in true_v["violations"]}
         got = {(v["play"], v["rule"]): v for v in (seen_v or {}).get("violations", [])}
@@ -70,30 +50,30 @@ def measure(runs: list, frames: int, wall: float) -> list[str]:
         false_flags += len(set(got) - expected)
         same = seen_v is not None and seen_v["score"] == true_v["score"]
         same_score += same
-        # Latency: the video time of each correct card_played event minus when the card settled.
+        # Latency: the video time each right play was recorded minus when its card settled.
         t_settled = {e["play"]: e["t_settled"] for e in sim["timeline"]}
         t_landed = {e["play"]: e.get("t_landed", e["t_settled"]) for e in sim["timeline"]}
-        camera = [e for e in run.events if e.type == "card_played" and e.actor == "camera"]
         for i in ok:
-            if i < len(camera):
-                latencies.append(float(camera[i].data["t"]) - t_settled[i])
-                from_landing.append(float(camera[i].data["t"]) - t_landed[i])
-        per_deal.append(f"{len(ok)}/{len(truth)}{'' if same else ' score!'}")
+            t = result["plays"][i]["t"]
+            latencies.append(float(t) - t_settled[i])
+            from_landing.append(float(t) - t_landed[i])
+        per_deal.append(f"{len(ok)}/{len(true_plays)}{'' if same else '(score!)'}")
     lines = [
-        f"deals: {len(runs)}; per deal (plays right): {' '.join(per_deal)}",
+        f"deals: {len(items)}; plays right per deal: {' '.join(per_deal)}",
         f"plays recovered with the right card, seat and order: {right}/{plays}",
         f"injected illegal plays flagged with proof: {flagged}/{injected}",
         f"false flags: {false_flags}",
-        f"deals whose score equals the true record's: {same_score}/{len(runs)}",
+        f"deals whose score equals the true record's: {same_score}/{len(items)}",
     ]
-    if latencies:
-        for name, values in (("settled (still, uncovered)", latencies),
-                             ("landed (still, hand on it)", from_landing)):
+    for name, values in (("settled (still, uncovered)", latencies),
+                         ("landed (still, hand on it)", from_landing)):
+        if values:
             lines.append(f"latency from {name} to recorded, video s: median "
                          f"{statistics.median(values):.2f}, worst {max(values):.2f}, "
                          f"best {min(values):.2f}")
-    lines.append(f"pipeline: {frames} frames in {wall:.1f} s = {frames / wall:.1f} fps "
-                 f"(video is {runs[0].truth['meta']['simulated']['fps'] if runs else 0} fps)")
+    fps = items[0][0]["meta"]["simulated"]["fps"] if items else 0
+    lines.append(f"pipeline: {frames} frames in {wall:.1f} s = {frames / max(wall, 1e-9):.1f} "
+                 f"frames/s (the video runs at {fps} frames/s)")
     return lines
 
 
@@ -117,8 +97,9 @@ def main(argv: list[str] | None = None) -> int:
     import cv2
 
     cv2.setNumThreads(args.threads)
-    from device.commands.demo import run_pipeline
-    from device.store import EventStore
+    from tqdm import tqdm
+
+    from vision.simulate import OracleDetector
 
     videos = sorted(args.out.glob("deal_*.json")) if args.reuse else []
     if len(videos) < args.deals:
@@ -136,21 +117,21 @@ def main(argv: list[str] | None = None) -> int:
 
         detector = load_detector()
         print(f"detector: {detector!r}", file=sys.stderr)
-    runs, frames, wall = [], 0, 0.0
-    from tqdm import tqdm
+    from device.commands.replay import replay
 
+    items, frames, wall = [], 0, 0.0
     for path in tqdm(videos, desc="pipeline", unit="deal", file=sys.stderr):
         truth = json.loads(path.read_text(encoding="utf-8"))
-        video = path.with_name(truth["meta"]["simulated"]["video"])
-        with tempfile.TemporaryDirectory() as tmp:
-            store = EventStore(Path(tmp) / "belote.db")
-            det = OracleDetector(truth) if args.oracle else detector
-            run = run_pipeline(video, truth, store, det)
-            store.close()
-        runs.append(run)
-        frames += run.health.frames
-        wall += run.wall_s
-    print("\n".join(measure(runs, frames, wall)))
+        sim = truth["meta"]["simulated"]
+        referee = {k: truth[k] for k in ("rules", "dealer", "contract")}
+        referee["geometry"] = sim["geometry"]
+        det = OracleDetector(truth) if args.oracle else detector
+        t0 = time.perf_counter()
+        result = replay(path.with_name(sim["video"]), det, referee=referee, progress=False)
+        wall += time.perf_counter() - t0
+        frames += result["frames"]
+        items.append((truth, result))
+    print("\n".join(measure(items, frames, wall)))
     return 0
 
 

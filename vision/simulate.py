@@ -45,6 +45,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from vision.artwork import Design
+    from vision.detections import Detection
     from vision.render import Occluder, Placement, TableScene
 
 FELT_SHARE = 0.86  # the felt's side as a share of the picture's height
@@ -215,13 +216,35 @@ def script_timeline(deal: SimDeal, seed: int, pace: float, passes: float) -> Tim
     return build_timeline(deal, random.Random(seed + 1), pace=pace, passes=passes)
 
 
-def replay_script(record: dict[str, object]) -> tuple[SimDeal, Timeline, Filming]:
+def replay_script(record: dict[str, object], design: Design | None = None
+                  ) -> tuple[SimDeal, Timeline, Filming]:
     """Everything a simulated deal's true record needs to film it again, frame for frame."""
     sim = record["meta"]["simulated"]  # type: ignore[index]
     deal = SimDeal.from_record(record, tuple(sim["illegal"]))
     timeline = script_timeline(deal, sim["seed"], sim.get("pace", 1.0), sim.get("passes", 0.2))
-    scene = make_scene(sim["design"], tuple(sim["size"]), sim["seed"], [])
+    scene = make_scene(design or sim["design"], tuple(sim["size"]), sim["seed"], [])
     return deal, timeline, Filming(scene, sim["seed"])
+
+
+class OracleDetector:
+    """A stand-in detector for a simulated video: in its k-th call it returns every card the
+    renderer labels readable in frame k (confidence 0.9). It measures the tracker alone, and
+    lets tests run the pipeline without a trained model."""
+
+    def __init__(self, record: dict[str, object], design: Design | None = None) -> None:
+        _deal, self.timeline, self.filming = replay_script(record, design)
+        self.fps = float(record["meta"]["simulated"]["fps"])  # type: ignore[index]
+        self.k = 0
+        self.last_ms = 0.0
+
+    def detect(self, _image: object) -> list[Detection]:
+        from vision.detections import Detection
+
+        scene = self.timeline.scene_at(self.k / self.fps)
+        self.k += 1
+        placements, occluders = self.filming.layout(scene)
+        _img, labels = self.filming.scene.render(placements, occluders, effects=False)
+        return [Detection(lab.card, 0.9, lab.box) for lab in labels if lab.labelled]
 
 
 def spread(total: int, parts: int, rng: random.Random) -> list[int]:
