@@ -95,6 +95,7 @@ class TrackerConfig(_Section):
     forget_s: float = Field(0.6, gt=0)  # a candidate unseen this long is forgotten
     gather_s: float = Field(0.8, gt=0)  # a full trick unseen this long has been gathered
     empty_s: float = Field(1.0, gt=0)  # an empty table this long starts a deal
+    max_wait: float = Field(0.6, ge=0)  # hold a doubtful reading (or a later card) this long
     min_conf: float = Field(0.25, ge=0, le=1)
     sure_conf: float = Field(0.6, ge=0, le=1)  # below: the play is marked uncertain
     dealer: Literal["N", "E", "S", "W"] = "S"  # first dealer when nobody said

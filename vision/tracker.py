@@ -37,6 +37,7 @@ class TrackerSettings:
     min_conf: float = 0.25
     sure_conf: float = 0.6
     dealer: str = "S"
+    max_wait: float = 0.6  # a doubtful name or an older card still unconfirmed: wait this long
     match: float = 0.6  # a detection belongs to a track within this many card sizes
     settle: float = 0.15  # a card moving less than this many card sizes is still
 
@@ -171,7 +172,8 @@ class TableTracker:
         self._maybe_start(t, bool(seen), out)
         ready = [tr for tr in self.tracks if tr.state == "candidate" and self._steady(tr, t)]
         for tr in sorted(ready, key=lambda tr: tr.settled_since):
-            self._commit(tr, t, out)
+            if not self._should_wait(tr, t):
+                self._commit(tr, t, out)
         self._maybe_gather(t, out)
         return out
 
@@ -233,6 +235,25 @@ class TableTracker:
         frames = _count_since(self._frames, since)
         hits = _count_since(tr.times, since)
         return frames > 0 and hits >= max(2, s.hit_ratio * frames)
+
+    def _should_wait(self, tr: _Track, t: float) -> bool:
+        """Hold a steady card a little while its name is in doubt, or while a card that landed
+        before it (or belongs to the player whose turn it is) is not confirmed yet: plays must be
+        recorded in the order they were made."""
+        s = self.settings
+        if t - tr.settled_since - s.steady_s >= s.max_wait:
+            return False
+        if tr.readings()[0][1] < 0.6:
+            return True
+        turn = self.view.turn
+        for o in self.tracks:
+            if o is tr or o.state != "candidate" or t - o.last_seen > s.forget_s:
+                continue
+            if len(o.times) >= 2 and o.settled_since < tr.settled_since:
+                return True
+            if turn is not None and o.zone == turn and tr.zone != turn and len(o.times) >= 2:
+                return True
+        return False
 
     # --- the deal's life -----------------------------------------------------------------------
 

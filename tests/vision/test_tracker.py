@@ -170,7 +170,7 @@ def test_second_best_reading_when_the_best_card_is_already_on_the_table() -> Non
 def test_a_weak_reading_is_marked_uncertain_with_alternatives() -> None:
     tr = started("E")
     weak = det("8C", "N", conf=0.4, alts=[("8S", 0.3), ("9C", 0.1)])
-    events, _ = run(tr, lambda t: [weak], seconds=0.8)
+    events, _ = run(tr, lambda t: [weak], seconds=1.5)  # a doubtful name waits a little
     assert plays(events) == [("N", "8C")]
     data = events[0]["data"]
     assert data["uncertain"] is True
@@ -285,6 +285,8 @@ def test_a_simulated_deal_is_recorded_exactly_and_promptly(seed: int) -> None:
     late.sort()
     print(f"seed {seed}: {n} frames, tracker+scene {cost_ms:.3f} ms/frame, recorded after "
           f"settling: median {late[16]:.2f} s, worst {late[-1]:.2f} s")
-    assert late[-1] <= 0.5, late
+    # Settled means the placing hand has drawn back; another hand may still hide the card, so
+    # only the typical delay is tight here (the benchmark measures the real detector's).
+    assert late[16] <= 0.35 and late[-1] <= 1.2, late
     assert cost_ms < 20  # including the simulator's own scene computation
     assert {s for s, _ in plays(events)} == {str(s) for s in Seat}
