@@ -23,6 +23,7 @@ import shutil
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 import cv2
@@ -114,9 +115,9 @@ class Source:
 def _sources() -> dict[str, Source]:
     out: dict[str, Source] = {}
     for theme in GNOME_THEMES:
-        out[f"gnome-{theme}"] = Source(_GNOME, lambda r, t=theme: src.gnome_grid(r, t), "GPL/LGPL")
+        out[f"gnome-{theme}"] = Source(_GNOME, partial(src.gnome_grid, theme=theme), "GPL/LGPL")
     for deck in KDE_DECKS:
-        out[f"kde-{deck}"] = Source(_KDE, lambda r, d=deck: src.kde_deck(r, d), "GPL/LGPL")
+        out[f"kde-{deck}"] = Source(_KDE, partial(src.kde_deck, deck=deck), "GPL/LGPL")
     out["cardsjs"] = Source(
         src.Package("npm", "cardsJS"),
         lambda r: src.svg_files(

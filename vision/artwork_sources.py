@@ -202,12 +202,12 @@ def svg_cards_png(root: Path) -> Iterator[tuple[str, np.ndarray]]:
         image = cv2.imread(str(file), cv2.IMREAD_UNCHANGED)
         if image is not None:
             yield name, crop_to_alpha(as_bgra(image))
-    for name, file in (
+    for name, extra in (
         ("back", "back-navy.png"),
         ("JOKER_RED", "joker_red.png"),
         ("JOKER_BLACK", "joker_black.png"),
     ):
-        image = cv2.imread(str(folder / file), cv2.IMREAD_UNCHANGED)
+        image = cv2.imread(str(folder / extra), cv2.IMREAD_UNCHANGED)
         if image is not None:
             yield name, crop_to_alpha(as_bgra(image))
 

@@ -117,7 +117,7 @@ class Camera:
         cx, cy = w / 2, h / 2
         a = math.radians(rng.uniform(-rotate, rotate))
         # Zoom about the centre, rotate, then push the corners outward (a perspective tilt).
-        src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+        src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
         dst = []
         for x, y in src:
             dx, dy = (x - cx) * z, (y - cy) * z
@@ -130,7 +130,7 @@ class Camera:
                 cx + (dst[i][0] - cx) * (1 - tilt / 2),
                 cy + (dst[i][1] - cy) * (1 - tilt / 2),
             ]
-        return cls(cv2.getPerspectiveTransform(src, np.float32(dst)))
+        return cls(cv2.getPerspectiveTransform(src, np.array(dst, np.float32)))
 
     def project(self, points: np.ndarray) -> np.ndarray:
         """Table points (N, 2) to image points (N, 2)."""
@@ -293,7 +293,7 @@ class TableScene:
         roi = canvas[cy0:cy1, cx0:cx1].astype(np.float32)
         # A soft shadow a little offset from the card, then the card, slightly shaded.
         shadow = cv2.GaussianBlur(alpha[:, :, 0], (0, 0), max(1.0, height / 40))
-        shift = np.float32([[1, 0, height / 60], [0, 1, height / 45]])
+        shift = np.array([[1, 0, height / 60], [0, 1, height / 45]], np.float32)
         shadow = cv2.warpAffine(shadow, shift, (shadow.shape[1], shadow.shape[0]))[:, :, None]
         roi *= 1 - 0.45 * shadow
         # Each card its own light and age: a little darker, warmer or greyer than its artwork.
