@@ -136,12 +136,20 @@ class RuleSet:
         "winner scores its usual points with only the bid x multiplier (FunBelote 160 + bid x 2, "
         "GameDuell points + 2 x bid).",
         ("multiply-all", "multiply-bid"))
+    coinched_made_base: str = _knob(
+        "points",
+        "Under coinched_scoring=multiply-bid, what made takers score besides bid x multiplier: "
+        "points: their own card points (GameDuell 003 'les points qu'elle a réalisée, plus deux "
+        "fois son contrat'); failed_base: failed_base, 250 after a capot (FunBelote in 000 'il "
+        "marque 160 points + les points demandés x 2').",
+        ("points", "failed_base"))
     belote_multiplied: bool = _knob(
         True, "Belote inside the coinche multiplier: true (FFB) | false, kept unmultiplied (004, "
         "FunBelote, GameDuell).")
     failed_base: int = _knob(
         160, "Points the defence scores for a failed contract: 160 (FFB, FunBelote, 004, "
-        "CoinchePassion, belote-501) | 162 (GameDuell).")
+        "CoinchePassion) | 162 (GameDuell 003 'l'équipe adverse marque 162 points'; belote-501 "
+        "in 000 'tous ses points iront au binôme adverse', with rounding none).")
     belote_on_failure: str = _knob(
         "kept",
         "Belote of failed takers: kept ('imprenable': FFB, CoinchePassion, 004, belote-501) | "
@@ -149,9 +157,10 @@ class RuleSet:
         ("kept", "to_defence"))
     capot: str = _knob(
         "ffb",
-        "All 8 tricks to one team. ffb: dix de der becomes 100, 252 in cards (FFB); flat250: "
-        "250 replaces the card count (CoinchePassion, 004, FunBelote, GameDuell); plus90: +90 on "
-        "the last trick, 100 in all (belote-501).",
+        "All 8 tricks to one team. ffb: dix de der becomes 100, 252 in cards (FFB; GameDuell "
+        "003 'en cas de capot ... le dernier pli vaut alors 100 points'); flat250: 250 replaces "
+        "the card count (CoinchePassion, 004, FunBelote); plus90: +90 on the last trick, 100 in "
+        "all (belote-501). ffb and plus90 score alike; they differ in the sources only.",
         ("ffb", "flat250", "plus90"))
     capot_takes_annonces: bool = _knob(
         True, "When the takers make a capot the defenders' annonces change hands: true (FFB) | "
@@ -281,13 +290,13 @@ PRESETS: dict[str, RuleSet] = {
         _preset(
             "funbelote-contree", trump_led_overtrump_partner=False, annonces=False,
             belote_on_failure="to_defence", contract_rule="bid-only",
-            coinched_scoring="multiply-bid",
+            coinched_scoring="multiply-bid", coinched_made_base="failed_base",
             belote_multiplied=False, capot="flat250", capot_takes_annonces=False, target=1000),
         _preset(
             "gameduell-contree", direction="clockwise", overtrump_partner_on_cut=True,
             trump_modes=list(_SUIT_MODES), capot_bid=260, generale_bid=500, annonces=False,
             rounding="none", contract_rule="bid-only", coinched_scoring="multiply-bid",
-            belote_multiplied=False, failed_base=162, capot="flat250", capot_takes_annonces=False,
+            belote_multiplied=False, failed_base=162, capot="ffb", capot_takes_annonces=False,
             generale_last_trick=350, target=1000),
         _preset(
             "coinche-1000", undertrump="required", overtrump_partner_on_cut=True,
@@ -301,8 +310,8 @@ PRESETS: dict[str, RuleSet] = {
             no_end_on_belote=True),
         _preset(
             "belote-501", auction="belote", capot_bid=None, trump_modes=list(_SUIT_MODES),
-            rounding="none", contract_rule="belote82", scoring_mode="made", capot="plus90",
-            capot_takes_annonces=False, litige="reserve", target=501),
+            rounding="none", contract_rule="belote82", scoring_mode="made", failed_base=162,
+            capot="plus90", capot_takes_annonces=False, litige="reserve", target=501),
     )
 }
 

@@ -10,7 +10,8 @@
 
 Knobs (docs/rules.md §2 "Scoring" and "Coinche et surcoinche"): rounding, contract_rule,
 scoring_mode, coinched_scoring, belote_multiplied, failed_base, belote_on_failure, capot,
-capot_takes_annonces, generale_last_trick, litige, false_announce, annonces.
+capot_takes_annonces, generale_last_trick, litige, false_announce, annonces,
+coinched_made_base.
 """
 
 from __future__ import annotations
@@ -28,19 +29,6 @@ CAPOT_FLAT = 250  # a capot "forfait" (flat250), and the coinched base after a c
 CAPOT_LAST_TRICK_EXTRA = 90  # ffb / plus90: the last trick is worth 100 instead of 10
 MIN_CARDS = 82  # card82-and-bid and belote82: more than half of 162
 DECK_POINTS = 162
-
-# Knobs the scoring needs that engine/rules.py does not have yet (see the report to the lead):
-# coinched_made_base: what a made coinched contract scores under coinched_scoring=multiply-bid,
-# "points" (its card points: GameDuell 003) or "failed_base" (160: FunBelote in 000).
-_DEFAULT_KNOBS: dict[str, object] = {"coinched_made_base": "points"}
-_PRESET_KNOBS: dict[str, dict[str, object]] = {
-    "funbelote-contree": {"coinched_made_base": "failed_base"}}
-
-
-def _knob(rules: RuleSet, name: str) -> object:
-    if hasattr(rules, name):
-        return getattr(rules, name)
-    return _PRESET_KNOBS.get(rules.name, {}).get(name, _DEFAULT_KNOBS[name])
 
 
 class ScoringError(ValueError):
@@ -344,7 +332,7 @@ def _coinched(rules: RuleSet, contract: Contract, W: Team, bid: int, mult: int,
                      f"annonces {all_ann}{' + belote' if rules.belote_multiplied else ''}) x "
                      f"{mult} = {score[W]}")
     else:
-        if made and _knob(rules, "coinched_made_base") == "points":
+        if made and rules.coinched_made_base == "points":
             base = rounded[W] + all_ann
         elif made:
             base = CAPOT_FLAT if capot is W else rules.failed_base

@@ -25,6 +25,8 @@ PRESET_TABLE = [
     ("funbelote-contree", "scoring_mode", "made+bid"),
     ("funbelote-contree", "annonces", False),
     ("funbelote-contree", "target", 1000),
+    ("funbelote-contree", "coinched_scoring", "multiply-bid"),
+    ("funbelote-contree", "coinched_made_base", "failed_base"),
     ("gameduell-contree", "direction", "clockwise"),
     ("gameduell-contree", "bid_max", 160),
     ("gameduell-contree", "capot_bid", 260),
@@ -33,6 +35,10 @@ PRESET_TABLE = [
     ("gameduell-contree", "surcoinche_multiplier", 4),
     ("gameduell-contree", "generale_last_trick", 350),
     ("gameduell-contree", "annonces", False),
+    ("gameduell-contree", "capot", "ffb"),  # 003: "le dernier pli vaut alors 100 points"
+    ("gameduell-contree", "rounding", "none"),
+    ("gameduell-contree", "coinched_scoring", "multiply-bid"),
+    ("gameduell-contree", "coinched_made_base", "points"),
     ("coinche-1000", "undertrump", "required"),
     ("coinche-1000", "overtrump_partner_on_cut", True),
     ("coinche-1000", "tout_atout_points", "J14-9:9-A6-T5-K3-Q1"),
@@ -52,6 +58,7 @@ PRESET_TABLE = [
     ("belote-501", "capot", "plus90"),
     ("belote-501", "litige", "reserve"),
     ("belote-501", "target", 501),
+    ("belote-501", "failed_base", 162),  # "tous ses points iront au binôme adverse"
 ]
 
 

@@ -212,10 +212,14 @@ GD = [
     ("generale bid", "generale", 162, {"winners": N_ALONE}, ("generale", 1002, 0)),
     # générale bid, the partner took one trick: failed, 162 + 500
     ("generale bid failed", "generale", 162, {"winners": NS_CAPOT}, ("failed", 0, 662)),
-    # capot by the team: flat 250 + 80
-    ("capot", 80, 162, {"winners": NS_CAPOT}, ("capot", 330, 0)),
-    # capot bid 260: 250 + 260
-    ("capot bid", "capot", 162, {"winners": NS_CAPOT}, ("capot", 510, 0)),
+    # capot: "le dernier pli vaut alors 100 points" → 152 + 100 = 252 (no rounding), + 80
+    ("capot", 80, 162, {"winners": NS_CAPOT}, ("capot", 332, 0)),
+    # capot bid 260: 252 + 260
+    ("capot bid", "capot", 162, {"winners": NS_CAPOT}, ("capot", 512, 0)),
+    # the defence takes all eight tricks of a failed contract: 252 + 80
+    ("capot against", 80, 0, {"winners": [E, W] * 4}, ("failed", 0, 332)),
+    # contré and made with a capot: 252 + 2 x 80
+    ("contre capot", 80, 162, {"coinche": 2, "winners": NS_CAPOT}, ("capot", 412, 0)),
 ]
 
 
@@ -238,8 +242,11 @@ def test_belote501_capot_plus90_and_annonces() -> None:
     # capot: 162 + 90 = 252 (not rounded) + tierce 20 + belote 20 = 292
     assert score("belote-501", 82, 162, winners=NS_CAPOT, belote=(N,),
                  declared=(tierce(S),)) == ("capot", 292, 0)
-    # failed (60 + 20 < 82): the defence 160 + every annonce (the takers' tierce too)
-    assert score("belote-501", 82, 60, declared=(tierce(S),)) == ("failed", 0, 180)
+    # failed (60 + 20 < 82): "tous ses points iront au binôme adverse": the defence 162 (all
+    # the cards, no rounding) + every annonce (the takers' tierce too)
+    assert score("belote-501", 82, 60, declared=(tierce(S),)) == ("failed", 0, 182)
+    # the takers keep only their belote: 70 + 20 = 90 < 92 → failed, defence 162
+    assert score("belote-501", 82, 70, belote=(N,)) == ("failed", 20, 162)
     # the annonce counts towards the 82: 70 + 20 = 90 ≥ 82 and > 92? no: failed
     assert score("belote-501", 82, 70, declared=(tierce(S),))[0] == "failed"
     # 75 + 20 = 95 > 87: made, each team its points: 95, 87
@@ -297,6 +304,16 @@ SCORE_KNOBS = [
     ({"belote_multiplied": False}, 90, 100, {"coinche": 2, "belote": (N,)}, (520, 0)),
     # coinched_scoring multiply-bid: own points 100 + 90 x 2 = 280
     ({"coinched_scoring": "multiply-bid"}, 90, 100, {"coinche": 2}, (280, 0)),
+    # coinched_made_base: points 100 (→ 100) vs failed_base 160, + 90 x 2; surcoinché x 4
+    ({"coinched_scoring": "multiply-bid", "coinched_made_base": "points"}, 90, 104,
+     {"coinche": 2}, (280, 0)),
+    ({"coinched_scoring": "multiply-bid", "coinched_made_base": "failed_base"}, 90, 104,
+     {"coinche": 2}, (340, 0)),
+    ({"coinched_scoring": "multiply-bid", "coinched_made_base": "failed_base"}, 90, 104,
+     {"coinche": 4}, (520, 0)),
+    # only multiply-bid reads it: multiply-all (160 + 90) x 2 either way
+    ({"coinched_made_base": "points"}, 90, 104, {"coinche": 2}, (500, 0)),
+    ({"coinched_made_base": "failed_base"}, 90, 104, {"coinche": 2}, (500, 0)),
     # multipliers are knobs: (160 + 90) x 3
     ({"coinche_multiplier": 3}, 90, 100, {"coinche": 2}, (750, 0)),
     # générale last trick as a knob on a base without générale: 152 + 350 = 502 → 500 + 80
