@@ -208,8 +208,13 @@ def belote_suits(trump: Trump, rules: RuleSet) -> tuple[Suit, ...]:
 
 def belotes_from_plays(plays: Sequence[tuple[Seat, Card]], trump: Trump,
                        rules: RuleSet) -> list[tuple[Seat, Suit]]:
-    """Belote-rebelote seen in the plays: the same player played the king and the queen of trump."""
-    who = {(c.rank, c.suit): s for s, c in plays}
+    """Belote-rebelote seen in the plays: the same player played the king and the queen of trump.
+
+    A card seen twice counts for its first player (the second play is card-already-played).
+    """
+    who: dict[tuple[Rank, Suit], Seat] = {}
+    for s, c in plays:
+        who.setdefault((c.rank, c.suit), s)
     out: list[tuple[Seat, Suit]] = []
     for suit in belote_suits(trump, rules):
         k, q = who.get((Rank.KING, suit)), who.get((Rank.QUEEN, suit))

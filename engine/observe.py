@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from engine.annonces import belotes_from_plays
 from engine.cards import DECK, Card, Seat, Suit
 from engine.contract import Contract, Trump
 from engine.deal import CARD_ALREADY_PLAYED, NOT_IN_HAND, OUT_OF_TURN
@@ -299,16 +300,3 @@ def audit(rules: RuleSet, contract: Contract, dealer: Seat, plays: Sequence[tupl
             expected = nxt[expected]
     return out
 
-
-def belotes_from_plays(plays: Sequence[tuple[Seat, Card]], trump: Trump,
-                       rules: RuleSet) -> list[tuple[Seat, Suit]]:
-    """Seats that played king and queen of a trump suit (each suit at TA if the rules allow)."""
-    if trump is Trump.NO_TRUMP or (trump is Trump.ALL_TRUMP and not rules.belote_in_ta):
-        return []
-    suits = list(Suit) if trump is Trump.ALL_TRUMP else [s for s in Suit if trump.is_trump(s)]
-    out = []
-    for suit in suits:
-        king = {s for s, c in plays if c.suit is suit and c.rank.value == "K"}
-        queen = {s for s, c in plays if c.suit is suit and c.rank.value == "Q"}
-        out += [(s, suit) for s in Seat if s in king and s in queen]
-    return out

@@ -143,6 +143,8 @@ def plays_of(text: str) -> list[tuple[Seat, Card]]:
     ("N:KS N:QS", SA, FFB, []),  # none at SA
     ("N:KS N:QS E:KD E:QD", TA, FFB, [(Seat.N, "S"), (Seat.E, "D")]),  # each suit at TA
     ("N:KS N:QS", TA, find_rules({"preset": "ffb-coinche", "belote_in_ta": False}), []),
+    ("N:KH E:KH N:QH", H, FFB, [(Seat.N, "H")]),  # a card seen twice: its first player
+    ("E:KH N:KH N:QH", H, FFB, []),
 ])
 def test_belote_from_plays(plays: str, trump: Trump, rules: object,
                            expected: list[tuple[Seat, str]]) -> None:
