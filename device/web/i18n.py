@@ -80,6 +80,7 @@ _FR = {
     "play_card": "Saisir une carte jouée",
     "announce": "Annonce",
     "time": "Heure",
+    "auction": "ou les enchères, dans l'ordre",
     "before": "Avant",
     "after": "Après",
 }
@@ -160,6 +161,7 @@ _EN = {
     "play_card": "Enter a played card",
     "announce": "Announce",
     "time": "Time",
+    "auction": "or the auction, in order",
     "before": "Before",
     "after": "After",
 }

@@ -48,6 +48,14 @@ class ContractIn(_Body):
     coinche: Literal[1, 2, 4] = 1
 
 
+class AuctionIn(_Body):
+    """The calls of the auction in order from the first speaker; the contract is derived."""
+
+    calls: Annotated[list[Annotated[str, StringConstraints(min_length=1, max_length=20)]],
+                     Field(min_length=1, max_length=60)]
+    turned: CardText | None = Field(None, description="The turned card (belote prise).")
+
+
 class CoincheIn(_Body):
     """Change only the coinche level of the deal's contract."""
 

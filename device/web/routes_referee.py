@@ -17,6 +17,7 @@ from device.store import EventStore
 from device.web.fold import audit, cancelled, fold
 from device.web.models import (
     AnnounceIn,
+    AuctionIn,
     BeloteIn,
     CoincheIn,
     ContractIn,
@@ -87,6 +88,31 @@ def referee_router(store: EventStore, cache: StateCache, pin: str | None) -> API
             if game.deal is None or game.deal.over:
                 raise HTTPException(409, "no deal in progress: start a deal first")
             data = body.model_dump()
+            check_contract(rules, data)
+            return write("contract", data)
+
+    @router.post("/auction", response_model=Done, summary="Enter the auction (contract derived)")
+    def auction(body: AuctionIn) -> Done:
+        from engine.record import load_record
+
+        with lock:
+            game, rules = current()
+            deal = game.deal
+            if deal is None or deal.over:
+                raise HTTPException(409, "no deal in progress: start a deal first")
+            record: dict[str, Any] = {"rules": game.rules, "dealer": deal.dealer,
+                                      "auction": list(body.calls), "plays": []}
+            turned = body.turned or deal.turned
+            if turned is not None:
+                record["turned"] = turned
+            try:
+                derived = load_record(record).deals[0].contract
+            except ValueError as exc:
+                raise HTTPException(400, str(exc)) from None
+            if derived is None:
+                raise HTTPException(409, "every player passed: the deal is thrown in; start "
+                                         "the next deal")
+            data = derived.to_json()
             check_contract(rules, data)
             return write("contract", data)
 

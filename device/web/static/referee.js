@@ -79,6 +79,8 @@
     const bid = /^\d+$/.test(f.bid.trim()) ? Number(f.bid.trim()) : f.bid.trim();
     act("contract", { taker: f.taker, bid, trump: f.trump, coinche: Number(f.coinche) });
   });
+  form("auction-form", (f) => act("auction", {
+    calls: f.calls.split(/[,;]/).map((c) => c.trim()).filter(Boolean) }));
   form("announce-form", (f) => act("announce", { seat: f.seat, cards: f.cards.trim().split(/[\s,]+/) }));
   document.getElementById("belote-btn").addEventListener("click", () => {
     const seat = document.querySelector("#announce-form [name=seat]").value;

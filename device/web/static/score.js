@@ -73,7 +73,7 @@
         ["NS", "EW"].map((t) => el("div", { class: "pts" },
           el("span", {}, B.teamLabel(s, t)),
           el("b", { "data-points": t }, d.points[t]),
-          el("small", {}, `${d.tricks_won[t]} ${T.tricks}`)))),
+          el("small", {}, `${d.tricks_won[t]} ${d.tricks_won[t] > 1 ? T.tricks : T.trick.toLowerCase()}`)))),
     ];
     if (d.result) {
       rows.push(el("div", { class: `result result-${d.result}` }, B.resultWord(d.result),

@@ -233,6 +233,20 @@ def test_an_accepted_revoke_applies_the_penalty(client, store, revoke_deal) -> N
     assert client.get("/api/state").json()["score"] == s["score"]
 
 
+def test_the_contract_can_come_from_the_auction(client, store) -> None:
+    client.post("/api/referee/game", json={"dealer": "E"}, headers=HEADERS)
+    calls = ["pass", "80 H", "coinche", "pass", "pass", "pass"]
+    r = client.post("/api/referee/auction", json={"calls": calls}, headers=HEADERS)
+    assert r.status_code == 200  # N speaks first after dealer E, so W took
+    assert r.json()["data"] == {"taker": "W", "bid": 80, "trump": "H", "coinche": 2}
+    before = store.last_seq
+    r = client.post("/api/referee/auction", json={"calls": ["pass", "75 H"]}, headers=HEADERS)
+    assert r.status_code == 400 and "auction[1]" in r.json()["detail"]
+    r = client.post("/api/referee/auction", json={"calls": ["pass"] * 4}, headers=HEADERS)
+    assert r.status_code == 409 and "thrown in" in r.json()["detail"]
+    assert store.last_seq == before
+
+
 def test_the_coinche_changes_only_the_level(client, store, revoke_deal) -> None:
     start(store, revoke_deal)
     r = client.post("/api/referee/coinche", json={"coinche": 2}, headers=HEADERS)
