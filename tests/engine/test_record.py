@@ -312,7 +312,8 @@ def test_a_record_cut_mid_deal_judges_the_same_tricks(gen: SimpleNamespace, seed
 
 
 @pytest.mark.parametrize("module", ["engine.annonces", "engine.auction", "engine.scoring",
-                                    "engine.game", "engine.record", "engine.sheet", "engine"])
+                                    "engine.game", "engine.record", "engine.sheet", "engine.rules",
+                                    "engine"])
 def test_docstring_examples(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module))
     assert result.failed == 0 and result.attempted > 0
