@@ -27,6 +27,7 @@ class Broadcaster:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._changed: asyncio.Event | None = None
         self.version = 0  # bumped on the event loop at every change
+        self.viewers = 0  # open streams; with none, nothing is built ahead
 
     def start(self) -> None:
         """Start watching; call from the event loop that serves the streams."""
@@ -48,7 +49,7 @@ class Broadcaster:
         while not stop.is_set():
             if self.store.wait(last, self.poll):
                 last = self.store.last_seq
-                if self.prepare is not None:
+                if self.prepare is not None and self.viewers > 0:
                     # A state that fails to build must not stop the pushes; streams rebuild it.
                     with contextlib.suppress(Exception):
                         self.prepare()

@@ -103,24 +103,28 @@ def api_router(cache: StateCache, push: Broadcaster, health: object | None,
             sent = -1
             beat = 0.0
             loop = asyncio.get_running_loop()
-            while True:
-                version = push.version
-                latest = cache.latest
-                if not delay and latest is not None and latest[1] == cache.store.last_seq:
-                    message, seq = latest  # built once by the push thread for every viewer
-                else:
-                    message, seq = await run_in_threadpool(cache.message, delay)
-                if seq != sent:
-                    sent = seq
-                    yield message
-                if health is not None and loop.time() - beat > 2.0:
-                    beat = loop.time()
-                    yield f"event: health\ndata: {json.dumps(health_json(health))}\n\n".encode()
-                if await request.is_disconnected():
-                    return
-                # Delayed streams poll: an old event becomes due without the log growing.
-                if not await push.wait(version, 0.25 if delay else 2.0):
-                    yield b": keep-alive\n\n"
+            push.viewers += 1
+            try:
+                while True:
+                    version = push.version
+                    latest = cache.latest
+                    if not delay and latest is not None and latest[1] == cache.store.last_seq:
+                        message, seq = latest  # built once by the push thread for every viewer
+                    else:
+                        message, seq = await run_in_threadpool(cache.message, delay)
+                    if seq != sent:
+                        sent = seq
+                        yield message
+                    if health is not None and loop.time() - beat > 2.0:
+                        beat = loop.time()
+                        yield f"event: health\ndata: {json.dumps(health_json(health))}\n\n".encode()
+                    if await request.is_disconnected():
+                        return
+                    # Delayed streams poll: an old event becomes due without the log growing.
+                    if not await push.wait(version, 0.25 if delay else 2.0):
+                        yield b": keep-alive\n\n"
+            finally:
+                push.viewers -= 1
 
         return StreamingResponse(messages(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})

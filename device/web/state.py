@@ -11,8 +11,9 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Sequence
-from typing import Any
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from typing import Any, cast
 
 from device.store import Event, EventStore
 from device.web.fold import DealLog, Folded, fold
@@ -97,8 +98,45 @@ def penalty_score(rules: RuleSet, contract: dict[str, Any] | None, offender: str
     return {other: (rules.failed_base + value) * mult, offending: 0}
 
 
+class _Memo:
+    """A small thread-safe LRU: past deals are judged once, not at every new card."""
+
+    def __init__(self, size: int = 256) -> None:
+        self._items: OrderedDict[str, Any] = OrderedDict()
+        self._lock = threading.Lock()
+        self._size = size
+
+    def get(self, key: str, build: Callable[[], Any]) -> Any:
+        with self._lock:
+            if key in self._items:
+                self._items.move_to_end(key)
+                return self._items[key]
+        value = build()
+        with self._lock:
+            self._items[key] = value
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+        return value
+
+
+_DEALS = _Memo()
+_GAMES = _Memo(64)
+
+
+def _key(*parts: object) -> str:
+    return json.dumps(parts, sort_keys=True, default=str)
+
+
 def deal_state(game: Folded, rules: RuleSet, deal: DealLog) -> dict[str, Any]:
-    """Everything the pages show about one deal."""
+    """Everything the pages show about one deal (memoised on the deal's whole content)."""
+    key = repr((game.rules, deal.index, deal.dealer, deal.contract, deal.turned, deal.announces,
+                deal.belote, sorted(deal.rulings.items()), deal.gathered, deal.over,
+                [(p.seq, p.seat, p.card, p.actor, p.t, p.confidence, p.uncertain,
+                  p.alternatives, p.evidence, p.read_as) for p in deal.plays]))
+    return cast(dict[str, Any], _DEALS.get(key, lambda: _deal_state(game, rules, deal)))
+
+
+def _deal_state(game: Folded, rules: RuleSet, deal: DealLog) -> dict[str, Any]:
     n = len(deal.plays)
     complete = n // 4
     # A full trick stays on the table until the camera sees it gathered.
@@ -218,12 +256,21 @@ def engine_game(game: Folded) -> dict[str, Any] | None:
     None when a deal was left unfinished before the last, the dealers did not rotate as the
     rules say, or engine.record is missing: the page then sums the deal scores itself.
     """
-    if not game.deals:
+    deals = list(game.deals)
+    last = deals[-1] if deals else None
+    if last is not None and (len(last.plays) < 32 if last.contract else not last.over):
+        deals.pop()  # the deal in progress adds nothing to the game yet
+    if not deals:
         return None
+    record = {**game.record(), "deals": [d.record(None) for d in deals]}
+    return cast(dict[str, Any] | None, _GAMES.get(_key(record), lambda: _summary(record)))
+
+
+def _summary(record: dict[str, Any]) -> dict[str, Any] | None:
     try:
         from engine.record import judge, load_record
 
-        out = judge(load_record(game.record()))
+        out = judge(load_record(record))
     except (ImportError, ValueError):
         return None
     summary = out.get("game") if isinstance(out, dict) else None
