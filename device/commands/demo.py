@@ -131,7 +131,36 @@ def run_pipeline(video: Path, truth: dict[str, Any], store: Any, detector: Any, 
     return DealRun(truth, seen, events, health, wall)
 
 
-def verdicts(run: DealRun) -> tuple[dict[str, Any] | None, dict[str, Any], str]:
+def replay_truth(truth: dict[str, Any], store: Any, speed: float = 0.0,
+                 stop: threading.Event | None = None) -> DealRun:
+    """No detector: write the true plays as the camera would have, at their video times."""
+    from device.loop import Health
+    from device.web.fold import fold
+
+    sim = truth["meta"]["simulated"]
+    referee_events(store, truth)
+    moments = [(t["t_settled"], "card_played", i) for i, t in enumerate(sim["timeline"])]
+    moments += [(t, "trick_gathered", i) for i, t in enumerate(sim["gathered"])]
+    started = time.perf_counter()
+    for t, kind, i in sorted(moments):
+        if speed > 0 and stop is not None and stop.wait(
+                max(0.0, started + t / speed - time.perf_counter())):
+            break
+        if kind == "card_played":
+            seat, card = truth["plays"][i]
+            store.append(kind, {"seat": seat, "card": card, "t": t, "confidence": 1.0,
+                                "uncertain": False, "alternatives": [], "evidence": None},
+                         actor="system")
+        else:
+            store.append(kind, {"t": t}, actor="system")
+    store.append("deal_over", {}, actor="system")
+    events = store.events()
+    seen = fold(events).deals[-1].record(truth["rules"])
+    return DealRun(truth, seen, events, Health(), time.perf_counter() - started)
+
+
+def verdicts(run: DealRun, title: str = "What the camera saw"
+             ) -> tuple[dict[str, Any] | None, dict[str, Any], str]:
     """The engine's verdict on what the camera saw and on the truth, and the seen score sheet."""
     from engine.record import RecordError, judge, load_record
     from engine.sheet import score_sheet
@@ -142,7 +171,7 @@ def verdicts(run: DealRun) -> tuple[dict[str, Any] | None, dict[str, Any], str]:
         seen = load_record(run.seen)
     except RecordError as exc:
         return None, true_verdict, f"the camera's record cannot be judged: {exc}"
-    return judge(seen), true_verdict, score_sheet(seen, title="What the camera saw")
+    return judge(seen), true_verdict, score_sheet(seen, title=title)
 
 
 def compare(run: DealRun) -> str:
@@ -198,9 +227,11 @@ def _pick_deal(args: argparse.Namespace, work: Path) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
-    from device.loop import Health
+    from device.loop import Health, stop_on_signals
     from device.store import EventStore
 
+    stop = threading.Event()
+    stop_on_signals(stop)  # Ctrl-C or SIGTERM: finish the frame, stop serving, exit 0
     work = Path(tempfile.mkdtemp(prefix="belote-demo-"))
     try:
         video, truth = load_simulated(_pick_deal(args, work))
@@ -210,10 +241,12 @@ def run(args: argparse.Namespace) -> int:
     from vision.detector import ModelError, load_detector
 
     try:
-        detector = load_detector()
+        detector: Any = load_detector()
     except ModelError as exc:
-        print(f"demo: {exc}; train or fetch the detector first (models/README)", file=sys.stderr)
-        return 2
+        # Without a model the page can still show the deal: the true plays, at their times.
+        print(f"demo: {exc}\ndemo: no detector, so the true record is replayed instead of the "
+              "video (train one: belote train)", file=sys.stderr)
+        detector = None
     db = args.db or work / "belote.db"
     store = EventStore(db)
     evidence = Path(db).parent / "evidence"
@@ -221,7 +254,7 @@ def run(args: argparse.Namespace) -> int:
     c = truth["contract"]
     print(f"deal: {video.name}, dealer {truth['dealer']}, contract {c['taker']} {c['bid']} "
           f"{c['trump']}{' coinché' if c.get('coinche', 1) > 1 else ''} ({truth['rules']})")
-    print(f"detector: {detector!r}; event log: {db}")
+    print(f"detector: {detector!r}; event log: {db}" if detector else f"event log: {db}")
     server = None
     if not args.no_serve:
         try:
@@ -236,25 +269,30 @@ def run(args: argparse.Namespace) -> int:
 
             webbrowser.open(url)
     speed = args.speed if args.speed is not None else (0.0 if args.no_serve else 2.0)
-    print("reading the video: camera → detector → tracker → engine ...")
-    result = run_pipeline(video, truth, store, detector, evidence_dir=evidence, speed=speed,
-                          health=health)
-    seen_verdict, _true, sheet = verdicts(result)
+    if detector is None:
+        result = replay_truth(truth, store, speed, stop)
+    else:
+        print("reading the video: camera → detector → tracker → engine ...")
+        result = run_pipeline(video, truth, store, detector, evidence_dir=evidence, speed=speed,
+                              health=health, stop=stop)
+    title = "What the camera saw" if detector else "The true record (no detector)"
+    seen_verdict, _true, sheet = verdicts(result, title)
     print()
     print(sheet)
     print()
-    print(compare(result))
+    if detector is not None:
+        print(compare(result))
     h = result.health
-    print(f"pipeline: {h.frames} frames in {result.wall_s:.1f} s ({h.frames / result.wall_s:.1f} "
-          f"fps; detector {h.ms.get('detect', 0):.0f} ms/frame)")
+    if h.frames:
+        print(f"pipeline: {h.frames} frames in {result.wall_s:.1f} s "
+              f"({h.frames / result.wall_s:.1f} frames/s; detector {h.ms.get('detect', 0):.0f} "
+              "ms/frame)")
     if server is None:
         store.close()
         return 0 if seen_verdict is not None else 1
-    print(f"\nserving {url} — Ctrl-C to stop")
-    try:
-        while True:
-            time.sleep(0.5)
-    except KeyboardInterrupt:
+    if not stop.is_set():
+        print(f"\nserving {url} — Ctrl-C to stop")
+    while not stop.wait(0.5):
         pass
     server.should_exit = True
     store.close()
