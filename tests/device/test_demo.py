@@ -33,12 +33,13 @@ def short_deal(tmp_path_factory):
     from vision.simulate import simulate_deals
 
     out = tmp_path_factory.mktemp("deal")
-    files = simulate_deals(out, deals=1, seed=3, illegal=1, designs=[_toy_design()], fps=4,
-                           size=(320, 240), pace=0.5, show_progress=False, use_textures=False,
+    files = simulate_deals(out, deals=1, seed=3, illegal=1, designs=[_toy_design()], fps=5,
+                           size=(240, 180), pace=0.7, show_progress=False, use_textures=False,
                            noise=False)
     return files[0]
 
 
+@pytest.mark.slow  # ~15 s on 2 busy cores: films a deal, then renders it again as the oracle
 def test_demo_no_serve_runs_the_pipeline_and_prints_the_verdict(
         short_deal, tmp_path, monkeypatch, capsys) -> None:
     from vision import detector as detector_module
