@@ -16,7 +16,7 @@ with the shared table renderer (`vision.render`), and the true record beside eac
             # video seconds: the card lies still (landed), and also uncovered (settled)
         "gathered": [12.3, ...],                            # each trick's cards gone
         "geometry": {"image_size": [640, 480], "corners": [[x, y] SW, SE, NE, NW],
-                     "trick_size": 0.15, "method": "manual"}}}   # device.config's geometry section
+                     "trick_size": 0.08, "method": "manual"}}}   # device.config's geometry section
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ if TYPE_CHECKING:
     from vision.render import Occluder, Placement, TableScene
 
 FELT_SHARE = 0.86  # the felt's side as a share of the picture's height
-TRICK_SIZE = 0.15  # the middle square where no seat zone is (cards land just outside it)
+TRICK_SIZE = 0.08  # the middle square (as `belote calibrate` sets it); cards land outside it
 
 
 @dataclass(frozen=True, slots=True)
