@@ -24,7 +24,7 @@ from engine.cards import Card, Seat, Team
 from engine.contract import Contract, Trump
 from engine.legality import cards_of, forbidding, legal_mask, mask_of, reason_from
 from engine.rules import RuleSet
-from engine.tricks import LAST_TRICK_BONUS, Trick, card_index, tables
+from engine.tricks import LAST_TRICK_BONUS, Trick, tables
 
 OUT_OF_TURN = "out-of-turn"
 CARD_ALREADY_PLAYED = "card-already-played"
@@ -108,7 +108,7 @@ class Deal:
         """The cards the seat to play may play (empty when the deal is over)."""
         if self._turn is None:
             return frozenset()
-        trick = [card_index(c) for _, c in self.current_trick]
+        trick = [c.index for _, c in self.current_trick]
         return cards_of(legal_mask(self._hands[self._turn], trick, self._tables, self.rules))
 
     def illegal_reason(self, card: Card, seat: Seat | None = None) -> str | None:
@@ -117,13 +117,13 @@ class Deal:
         seat = turn if seat is None else seat
         if turn is None or seat is None or seat is not turn:
             return OUT_OF_TURN
-        ci = card_index(card)
+        ci = card.index
         if self._played >> ci & 1:
             return CARD_ALREADY_PLAYED
         hand = self._hands[seat]
         if not hand >> ci & 1:
             return NOT_IN_HAND
-        trick = [card_index(c) for _, c in self.current_trick]
+        trick = [c.index for _, c in self.current_trick]
         return reason_from(hand, forbidding(ci, trick, self._tables, self.rules))
 
     def play(self, card: Card, seat: Seat | None = None) -> None:
@@ -134,7 +134,7 @@ class Deal:
             raise IllegalPlay(who if who is not None else self.dealer, card, rule)
         assert self._turn is not None
         player = self._turn
-        ci = card_index(card)
+        ci = card.index
         self._hands[player] &= ~(1 << ci)
         self._played |= 1 << ci
         self._plays.append((player, card))
@@ -151,7 +151,7 @@ class Deal:
         if not self._plays:
             raise IndexError("no play to undo")
         seat, card = self._plays.pop()
-        ci = card_index(card)
+        ci = card.index
         if len(self._plays) // 4 < len(self._tricks):
             self._tricks.pop()
         self._hands[seat] |= 1 << ci

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Sequence
 from engine.cards import DECK, Card
 from engine.contract import Trump
 from engine.rules import RuleSet
-from engine.tricks import CardTables, card_index, tables
+from engine.tricks import CardTables, tables
 
 FOLLOW_SUIT = "follow-suit"
 MUST_TRUMP = "must-trump"
@@ -38,7 +38,7 @@ def mask_of(cards: Iterable[Card]) -> int:
     """The bitmask of a set of cards."""
     m = 0
     for c in cards:
-        m |= 1 << card_index(c)
+        m |= 1 << c.index
     return m
 
 
@@ -161,7 +161,7 @@ def legal_cards(hand: Iterable[Card], trick: Sequence[Card], trump: Trump,
                 rules: RuleSet) -> frozenset[Card]:
     """The cards of `hand` that may be played after the cards of `trick` (in play order)."""
     t = tables(trump, rules)
-    return cards_of(legal_mask(mask_of(hand), [card_index(c) for c in trick], t, rules))
+    return cards_of(legal_mask(mask_of(hand), [c.index for c in trick], t, rules))
 
 
 def illegal_reason(card: Card, hand: Iterable[Card], trick: Sequence[Card], trump: Trump,
@@ -172,5 +172,5 @@ def illegal_reason(card: Card, hand: Iterable[Card], trick: Sequence[Card], trum
     are the caller's business (`Deal`, `ObservedDeal`).
     """
     t = tables(trump, rules)
-    parts = forbidding(card_index(card), [card_index(c) for c in trick], t, rules)
+    parts = forbidding(card.index, [c.index for c in trick], t, rules)
     return reason_from(mask_of(hand), parts)

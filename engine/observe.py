@@ -39,7 +39,7 @@ from engine.legality import (
     reason_from,
 )
 from engine.rules import RuleSet
-from engine.tricks import Trick, card_index, tables
+from engine.tricks import Trick, tables
 
 ALL_CARDS = (1 << 32) - 1
 
@@ -85,7 +85,7 @@ class ObservedDeal:
 
     def _reset(self) -> None:
         self._plays: list[tuple[Seat, Card]] = []
-        self._idx: list[int] = []  # card indices of the plays (Card.index is slow to recompute)
+        self._idx: list[int] = []  # Card.index of each play, for the trick tables
         self._tricks: list[Trick] = []
         self._played = 0
         self._held = dict.fromkeys(Seat, 0)  # cards each seat is proven to have held
@@ -164,7 +164,7 @@ class ObservedDeal:
         index = len(self._plays)
         expected = self._expected
         trick = self._idx[index & ~3:]
-        ci = card_index(card)
+        ci = card.index
         self._plays.append((seat, card))
         self._idx.append(ci)
         bit = 1 << ci
@@ -249,7 +249,7 @@ def audit(rules: RuleSet, contract: Contract, dealer: Seat, plays: Sequence[tupl
     t = tables(contract.trump, rules)
     seat_i = {seat: i for i, seat in enumerate(Seat)}  # lists by seat: enum hashing is slow
     who = [seat_i[seat] for seat, _ in plays]
-    idx = [card_index(card) for _, card in plays]
+    idx = [card.index for _, card in plays]
     played = 0
     if hands is None:
         given = [0, 0, 0, 0]

@@ -35,6 +35,7 @@ RECORD_VERSION = 1
 # Fast paths for the usual spellings (records hold thousands of cards); others go to from_str.
 _CARDS = {**{str(c): c for c in DECK}, **{f"10{c.suit}": c for c in DECK if c.rank.value == "T"}}
 _SEATS = {s.value: s for s in Seat}
+_PLAYS = {(s, c): (seat, card) for s, seat in _SEATS.items() for c, card in _CARDS.items()}
 _DEAL_KEYS = {"dealer", "contract", "hands", "plays", "announces", "belote", "auction",
               "turned", "meta"}
 _TOP_KEYS = {"version", "rules", "meta"}
@@ -234,19 +235,12 @@ def _read_deal(rd: _Reader, obj: Mapping[str, Any], p: str, rules: RuleSet,
     if dealer is None:
         return None
     contract = _read_contract(rd, obj, p, rules, dealer)
-    plays: list[tuple[Seat, Card]] = []
     raw_plays = rd.list_at(obj, "plays", f"{p}plays")
     if len(raw_plays) > 32:
         rd.err(f"{p}plays", f"a deal has at most 32 plays, got {len(raw_plays)}")
     if raw_plays and "contract" in obj and obj["contract"] is None:
         rd.err(f"{p}plays", "a thrown-in deal (contract null) has no plays")
-    for i, pair in enumerate(raw_plays[:32]):
-        if not isinstance(pair, list) or len(pair) != 2:
-            rd.err(f"{p}plays[{i}]", f"expected [seat, card], got {pair!r}")
-            continue
-        seat, card = rd.seat(pair[0], f"{p}plays[{i}][0]"), rd.card(pair[1], f"{p}plays[{i}][1]")
-        if seat is not None and card is not None:
-            plays.append((seat, card))
+    plays = _usual_plays(raw_plays[:32]) or _read_plays(rd, raw_plays[:32], p)
     hands = _read_hands(rd, obj, p) if obj.get("hands") is not None else None
     announces: list[Announce] = []
     used: dict[tuple[Seat, Card], int] = {}
@@ -278,6 +272,28 @@ def _read_deal(rd: _Reader, obj: Mapping[str, Any], p: str, rules: RuleSet,
                       tuple(s for s in belote if s is not None),
                       _auction_calls(obj), rd.card(obj["turned"], f"{p}turned")
                       if obj.get("turned") is not None else None)
+
+
+def _usual_plays(raw: list[Any]) -> list[tuple[Seat, Card]] | None:
+    """The plays when each is [seat, card] in the usual spelling (most records), else None."""
+    try:
+        plays = [_PLAYS[pair[0], pair[1]] for pair in raw if type(pair) is list and len(pair) == 2]
+    except (KeyError, TypeError):  # an unusual spelling, or an error the slow path names
+        return None
+    return plays if len(plays) == len(raw) else None
+
+
+def _read_plays(rd: _Reader, raw: list[Any], p: str) -> list[tuple[Seat, Card]]:
+    """The plays that can be read, naming each one that cannot."""
+    plays: list[tuple[Seat, Card]] = []
+    for i, pair in enumerate(raw):
+        if not isinstance(pair, list) or len(pair) != 2:
+            rd.err(f"{p}plays[{i}]", f"expected [seat, card], got {pair!r}")
+            continue
+        seat, card = rd.seat(pair[0], f"{p}plays[{i}][0]"), rd.card(pair[1], f"{p}plays[{i}][1]")
+        if seat is not None and card is not None:
+            plays.append((seat, card))
+    return plays
 
 
 def _auction_calls(obj: Mapping[str, Any]) -> tuple[str, ...] | None:

@@ -30,17 +30,6 @@ _SA_POINTS = (0, 0, 0, 10, 2, 3, 4, 19)
 _SUITS = tuple(Suit)
 
 
-# Card.index hashes two enums per call; the cards of DECK (all that Card.from_str returns) are
-# singletons, so their index is looked up by identity, other equal cards fall back to .index.
-_INDEX_BY_ID = {id(c): i for i, c in enumerate(DECK)}
-
-
-def card_index(card: Card) -> int:
-    """`card.index`, fast for the cards of DECK."""
-    i = _INDEX_BY_ID.get(id(card))
-    return card.index if i is None or DECK[i] is not card else i
-
-
 @dataclass(frozen=True, slots=True)
 class CardTables:
     """Per-card lookup tables (indexed by `Card.index`) for one trump mode and rule set."""
@@ -115,20 +104,20 @@ def tables(trump: Trump, rules: RuleSet | None = None) -> CardTables:
 
 def card_points(card: Card, trump: Trump, rules: RuleSet | None = None) -> int:
     """Points of one card under a trump mode (tout-atout points follow `rules`)."""
-    return tables(trump, rules).points[card_index(card)]
+    return tables(trump, rules).points[card.index]
 
 
 def beats(card: Card, other: Card, trump: Trump) -> bool:
     """Whether `card` played after `other` (which holds the trick) takes the trick from it."""
     t = tables(trump)
-    return t.winning_position([card_index(other), card_index(card)]) == 1
+    return t.winning_position([other.index, card.index]) == 1
 
 
 def trick_winner(plays: Sequence[tuple[Seat, Card]], trump: Trump) -> Seat:
     """The seat holding the trick (complete or not): highest trump, else highest of the lead."""
     if not plays:
         raise ValueError("an empty trick has no winner")
-    pos = tables(trump).winning_position([card_index(c) for _, c in plays])
+    pos = tables(trump).winning_position([c.index for _, c in plays])
     return plays[pos][0]
 
 
@@ -149,7 +138,7 @@ class Trick:
         if len(plays) != 4:
             raise ValueError(f"a trick has 4 plays, got {len(plays)}")
         t = tables(trump, rules)
-        idx = [card_index(c) for _, c in plays]
+        idx = [c.index for _, c in plays]
         winner = plays[t.winning_position(idx)][0]
         points = sum(t.points[i] for i in idx) + (LAST_TRICK_BONUS if last else 0)
         return cls(plays[0][0], tuple(plays), winner, points, last)
