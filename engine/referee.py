@@ -128,8 +128,8 @@ def judge_game(record: Record) -> tuple[list[JudgedDeal], Game]:
 
 def judge_record(record: Record) -> dict[str, object]:
     """`belote score`'s object: a deal record's object, or a game's deals and summary."""
+    if not record.game and len(record.deals) == 1:
+        return judge_deal(record.rules, record.deals[0]).to_json()  # no game to sum
     judged, game = judge_game(record)
-    if not record.game and len(judged) == 1:
-        return judged[0].to_json()
     return {"deals": [j.to_json() for j in judged], "game": game.to_json()}
 
