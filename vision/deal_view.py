@@ -55,7 +55,7 @@ class DealView:
         self.gathered = 0
         self.corrected: dict[str, str] = {}  # card before → card after, for the tracker
         self._engine: Any = None
-        self._engine_key: tuple[Any, ...] | None = None
+        self._engine_key: tuple[Any, ...] | None = None  # what the cached engine has seen
 
     def apply(self, event: Mapping[str, Any]) -> None:
         """Take one event into account; an undo replays the history without the undone event."""
@@ -128,7 +128,7 @@ class DealView:
         """An `engine.observe.ObservedDeal` replaying the plays, or None (no contract/engine)."""
         if self.contract is None or self.rules is None or self.dealer is None:
             return None
-        key = (id(self.contract), len(self.plays), tuple(self.plays[-1:]), self.dealer)
+        key = (tuple(sorted(self.contract.items())), tuple(self.plays), self.dealer)
         if key == self._engine_key:
             return self._engine
         try:

@@ -23,6 +23,7 @@ from vision.detections import Detection
 from vision.geometry import OUTSIDE, TRICK, TableGeometry
 
 Event = dict[str, Any]
+_SEATS = ("N", "E", "S", "W")
 
 
 @dataclass
@@ -38,6 +39,7 @@ class TrackerSettings:
     sure_conf: float = 0.6
     dealer: str = "S"
     max_wait: float = 0.6  # a doubtful name or an older card still unconfirmed: wait this long
+    turn_wait: float = 0.0  # a card out of turn waits this long for the one whose turn it is
     match: float = 0.6  # a detection belongs to a track within this many card sizes
     settle: float = 0.15  # a card moving less than this many card sizes is still
 
@@ -77,7 +79,9 @@ class _Track:
         return ((x0 + x1) / 2, (y0 + y1) / 2)
 
     def readings(self) -> list[tuple[str, float]]:
-        """Card names by vote share, best first."""
+        """Card names by vote share, best first (a restored play, never seen yet: its name)."""
+        if not self.votes:
+            return [(self.card or "", 1.0)]
         total = sum(self.votes.values()) or 1.0
         return sorted(((c, v / total) for c, v in self.votes.items()), key=lambda cv: -cv[1])
 
@@ -180,6 +184,9 @@ class TableTracker:
     def _match(self, t: float, seen: list[tuple[Detection, str]]) -> None:
         s = self.settings
         pairs = []
+        # While a trick is incomplete nobody lifts a card: a new name right where a played card
+        # lies is that card misread. Once it is complete, the trick may be gone and replaced.
+        full = len(self.view.trick_plays) >= 4
         for i, (d, _z) in enumerate(seen):
             cx, cy = d.center
             size = max(d.box[2] - d.box[0], d.box[3] - d.box[1], 1.0)
@@ -188,12 +195,12 @@ class TableTracker:
                     continue
                 if tr.state in ("gathered", "turned", "ignored") and d.card != tr.card:
                     continue  # a new card landing where an old one lay is a new card
-                if tr.state == "played" and d.card != tr.card and d.card not in tr.votes \
-                        and d.confidence >= s.sure_conf \
-                        and tr.card not in {c for c, _ in d.alternatives}:
-                    continue  # a confident new name: another card put down close by
                 tx, ty = tr.center
                 dist = ((cx - tx) ** 2 + (cy - ty) ** 2) ** 0.5
+                if tr.state == "played" and d.card != tr.card and d.card not in tr.votes \
+                        and d.confidence >= s.sure_conf and (full or dist > s.settle * tr.size) \
+                        and tr.card not in {c for c, _ in d.alternatives}:
+                    continue  # a confident new name a little aside: another card put down
                 if dist <= s.match * max(size, tr.size):
                     pairs.append((dist, i, tr))
         used_d: set[int] = set()
@@ -241,11 +248,14 @@ class TableTracker:
         before it (or belongs to the player whose turn it is) is not confirmed yet: plays must be
         recorded in the order they were made."""
         s = self.settings
-        if t - tr.settled_since - s.steady_s >= s.max_wait:
+        waited = t - tr.settled_since - s.steady_s
+        turn = self.view.turn
+        if turn is not None and tr.zone in _SEATS and tr.zone != turn and waited < s.turn_wait:
+            return True  # out of turn: more likely the player whose turn it is was hidden
+        if waited >= s.max_wait:
             return False
         if tr.readings()[0][1] < 0.6:
             return True
-        turn = self.view.turn
         for o in self.tracks:
             if o is tr or o.state != "candidate" or t - o.last_seen > s.forget_s:
                 continue
@@ -302,14 +312,21 @@ class TableTracker:
             self._emit(out, "turned_card", {"card": top})
             return
         on_table = {o.card: o for o in self.tracks if o.state == "played"}
-        if top in on_table and on_table[top].last_seen < t:
-            self._merge(tr, on_table[top])  # the same card, moved while nobody saw it
-            return
+        if top in on_table:
+            old = on_table[top]
+            if old.last_seen < t and old.readings()[0][0] == top:
+                self._merge(tr, old)  # the same card, moved while nobody saw it
+                return
+            if old.box is not None and _dist(tr.center, old.center) <= s.match * old.size:
+                tr.state = "ignored"  # an echo of a card already recorded, lying there
+                return
         if view.complete:
             tr.state = "ignored"
             return
         if len(view.plays) >= 4 * (view.gathered + 1):
             self._gather(out)  # the next trick has begun, so the last one was gathered
+        if readings[0][1] >= 0.6 and top in view.played:
+            self._recall(top, out)
         seat, seat_sure = self._seat(tr)
         card, resolved = self._resolve(readings, seat)
         if card is None:
@@ -333,6 +350,20 @@ class TableTracker:
         }
         self._emit(out, "card_played", data, box=list(tr.box) if tr.box else None)
 
+    def _recall(self, card: str, out: list[Event]) -> None:
+        """`card` is clearly seen landing, yet was recorded before: if the earlier play's own
+        picture has since come to read as another card, that play was misread; correct it."""
+        old = next((o for o in self.tracks if o.state in ("played", "gathered")
+                    and o.card == card), None)
+        if old is None:
+            return
+        best, share = old.readings()[0]
+        if best == card or share < 0.5 or best in self.view.played:
+            return
+        index = next(i for i, (_seat, c) in enumerate(self.view.plays) if c == card)
+        self._emit(out, "correction", {"play": index, "card": best, "before": card})
+        old.card = best
+
     def _merge(self, new: _Track, old: _Track) -> None:
         old.box, old.last_seen, old.zone = new.box, new.last_seen, new.zone
         old.anchor, old.settled_since = new.anchor, new.settled_since
@@ -341,7 +372,7 @@ class TableTracker:
 
     def _seat(self, tr: _Track) -> tuple[str, bool]:
         """Where the card landed says who played it; in the middle, the engine's turn does."""
-        if tr.zone in ("N", "E", "S", "W"):
+        if tr.zone in _SEATS:
             return tr.zone, True
         turn = self.view.turn
         if turn is not None:
@@ -357,8 +388,10 @@ class TableTracker:
         if not left:
             return None, False
         resolved = left[0][0] != readings[0][0]
-        possible = self.view.possible(seat)
         top, share = left[0]
+        if resolved and share < 0.15:
+            return None, False  # a played card seen again, with no real second reading
+        possible = self.view.possible(seat)
         # The engine's proofs only break a weak reading: a strong one that breaks a rule is a
         # violation to flag, never something to explain away.
         if possible is not None and top not in possible and share < 0.6:
@@ -373,6 +406,10 @@ class TableTracker:
     def on_table(self) -> list[str]:
         """Cards recorded and still seen lying on the felt."""
         return [tr.card for tr in self.tracks if tr.state == "played" and tr.card]
+
+
+def _dist(a: tuple[float, float], b: tuple[float, float]) -> float:
+    return ((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5
 
 
 def _count_since(times: deque[float], since: float) -> int:

@@ -167,6 +167,17 @@ def test_second_best_reading_when_the_best_card_is_already_on_the_table() -> Non
     assert data["alternatives"][0][0] == "JH"
 
 
+def test_a_misread_play_is_corrected_when_its_card_really_comes() -> None:
+    tr = started("E")
+    # N's card reads TH while it lands, then KD for good; later W plays the real TH.
+    events, t = run(tr, lambda t: [det("TH" if t < 0.4 else "KD", "N")], seconds=2.0)
+    assert plays(events) == [("N", "TH")]
+    ev, _ = run(tr, lambda t: [det("KD", "N"), det("TH", "W")], t0=t, seconds=1.0)
+    assert kinds(ev) == ["correction", "card_played"]
+    assert ev[0]["data"] == {"play": 0, "card": "KD", "before": "TH"}
+    assert tr.view.plays == [("N", "KD"), ("W", "TH")]
+
+
 def test_a_weak_reading_is_marked_uncertain_with_alternatives() -> None:
     tr = started("E")
     weak = det("8C", "N", conf=0.4, alts=[("8S", 0.3), ("9C", 0.1)])
