@@ -1,13 +1,13 @@
 """100 live-page viewers on a replayed game: push latency, and the vision loop's frame rate.
 
-    .venv/bin/python benchmarks/viewers.py [--viewers 100] [--seconds 10] [--card-every 0.25]
+    .venv/bin/python benchmarks/viewers.py [--viewers 100] [--seconds 4] [--rounds 3]
 
 On loopback only. The web app (`device.web.create_app`) runs in a thread of this process, as
 `belote run` serves it; the vision loop runs in the main thread and writes the replayed deal's
 cards to the event store as it goes. The loop is a FAKE, CPU-bound stand-in (OpenCV resize, blur
 and colour conversion of a 640x360 frame, plus a little pure-Python bookkeeping per frame), since
-no trained detector is bundled yet; its frames per second are measured alone (phase 1) and with
-the viewers connected (phase 2) and alone again (phase 3), a replayed deal per phase.
+no trained detector is bundled yet; its frames per second are measured alone and with the
+viewers connected, in alternated short windows (a replayed deal each).
 
 The viewers live in a child process (they are phones, not the Pi): each opens
 /api/events/stream with a raw socket and notes when each state `id` arrives. The latency of a
@@ -19,7 +19,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
+import resource
 import socket
 import statistics
 import subprocess
@@ -79,6 +81,8 @@ def client_main(port: int, n: int, seconds: float) -> None:
 
 # --- the fake vision loop ---------------------------------------------------------------------
 
+LOOP_CPU: list[float] = []  # the loop thread's CPU seconds per frame, one entry per window
+
 
 def fake_loop(store: Any, plays: list[tuple[str, str]], seconds: float, card_every: float,
               first_index: int = 0) -> tuple[float, list[Any]]:
@@ -91,6 +95,7 @@ def fake_loop(store: Any, plays: list[tuple[str, str]], seconds: float, card_eve
     frame = rng.integers(0, 255, (1296, 2304, 3), dtype=np.uint8)
     frames, written = 0, []
     start = time.perf_counter()
+    cpu0 = time.thread_time()
     next_card = start + card_every
     i = 0
     while time.perf_counter() - start < seconds:
@@ -110,10 +115,26 @@ def fake_loop(store: Any, plays: list[tuple[str, str]], seconds: float, card_eve
                 store.append("trick_gathered", {"t": float(first_index + i)})
             i += 1
             next_card += card_every
-    return frames / (time.perf_counter() - start), written
+    wall = time.perf_counter() - start
+    LOOP_CPU.append((time.thread_time() - cpu0) / max(frames, 1))
+    return frames / wall, written
 
 
 # --- orchestration ----------------------------------------------------------------------------
+
+
+# The Pi's process (loop + web server) on one core, the viewers (phones, really) on the others.
+_CPUS = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+_MAIN_CPUS = set(_CPUS[:1])
+_VIEWER_CPUS = set(_CPUS[1:]) or set(_CPUS)
+
+
+def _pin(cpus: set[int]) -> Any:
+    def pin() -> None:
+        if cpus:
+            os.sched_setaffinity(0, cpus)
+
+    return pin
 
 
 def _free_port() -> int:
@@ -136,10 +157,52 @@ def _serve(store: Any, port: int) -> Any:
     return server
 
 
+def _window(store: Any, deal: Any, seconds: float, card_every: float,
+            viewers: int, port: int) -> dict[str, Any]:
+    """One measuring window on a fresh deal, with `viewers` streams open (0: none)."""
+    store.append("deal_started", {"dealer": str(deal.dealer)}, actor="referee")
+    store.append("contract", deal.contract.to_json(), actor="referee")
+    child = None
+    if viewers:
+        child = subprocess.Popen([sys.executable, __file__, "--client", str(port), str(viewers),
+                                  str(seconds + 3)], stdout=subprocess.PIPE, text=True,
+                                 preexec_fn=_pin(_VIEWER_CPUS))
+        assert child.stdout is not None
+        if child.stdout.readline().strip() != "ready":
+            raise RuntimeError("the viewers did not connect")
+    cpu0, loop0, wall0 = time.process_time(), time.thread_time(), time.perf_counter()
+    fps, events = fake_loop(store, [(str(s), str(c)) for s, c in deal.plays], seconds,
+                            card_every)
+    # CPU the rest of this process (the web server) used per second: unlike frames per second,
+    # immune to other programs loading the machine.
+    server = ((time.process_time() - cpu0) - (time.thread_time() - loop0)) / (
+        time.perf_counter() - wall0)
+    seen: list[list[tuple[int, float]]] = []
+    client_cpu = 0.0
+    if child is not None:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        out, _ = child.communicate(timeout=seconds + 30)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        client_cpu = (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+        seen = json.loads(out.strip().splitlines()[-1])
+    latencies = []
+    for viewer in seen:
+        for ev in events:
+            arrival = next((t for seq, t in viewer if seq >= ev.seq), None)
+            if arrival is not None:
+                latencies.append(arrival - ev.time)
+    return {"fps": fps, "server": server, "loop_cpu": LOOP_CPU[-1], "latencies": latencies,
+            "viewers": len(seen),
+            "client_cpu": client_cpu / (seconds + 3),
+            "expected": len(seen) * len(events)}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--viewers", type=int, default=100)
-    parser.add_argument("--seconds", type=float, default=10.0, help="per phase (max 60)")
+    parser.add_argument("--seconds", type=float, default=4.0, help="per window (max 30)")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="windows alone and with viewers, alternated (max 10)")
     parser.add_argument("--card-every", type=float, default=0.25)
     parser.add_argument("--client", nargs=3, metavar=("PORT", "N", "SECONDS"),
                         help=argparse.SUPPRESS)
@@ -147,75 +210,59 @@ def main() -> int:
     if args.client:
         client_main(int(args.client[0]), int(args.client[1]), float(args.client[2]))
         return 0
-    seconds = min(max(args.seconds, 1.0), 60.0)
+    seconds = min(max(args.seconds, 1.0), 30.0)
+    rounds = min(max(args.rounds, 1), 10)
     viewers = min(max(args.viewers, 1), 500)
 
     from device.store import EventStore
     from vision.deal_script import play_deal
 
-    order = ("alone", "viewers", "alone again")  # alone on both sides: other load drifts
-    deals = [play_deal(random.Random(seed), "ffb-coinche") for seed in (1, 2, 3)]
+    _pin(_MAIN_CPUS)()
+    alone: list[dict[str, Any]] = []
+    watched: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory() as tmp:
         store = EventStore(Path(tmp) / "belote.db")
         port = _free_port()
         server = _serve(store, port)
         store.append("game_started", {"rules": "ffb-coinche", "players": {}, "teams": {}},
                      actor="referee")
-        phases: dict[str, float] = {}
-        server_cpu: dict[str, float] = {}
-        written: list[Any] = []
-        seen: list[list[tuple[int, float]]] = []
-        for phase, deal in zip(order, deals, strict=True):
-            store.append("deal_started", {"dealer": str(deal.dealer)}, actor="referee")
-            store.append("contract", deal.contract.to_json(), actor="referee")
-            plays = [(str(s), str(c)) for s, c in deal.plays]
-            child = None
-            if phase == "viewers":
-                child = subprocess.Popen(
-                    [sys.executable, __file__, "--client", str(port), str(viewers),
-                     str(seconds + 5)], stdout=subprocess.PIPE, text=True)
-                assert child.stdout is not None
-                if child.stdout.readline().strip() != "ready":
-                    print("viewers did not connect", file=sys.stderr)
-                    return 1
-            cpu0, loop0, wall0 = time.process_time(), time.thread_time(), time.perf_counter()
-            fps, events = fake_loop(store, plays, seconds, args.card_every)
-            # CPU the rest of this process (the web server) used, per second: immune to other
-            # programs loading the machine, unlike frames per second.
-            server_cpu[phase] = ((time.process_time() - cpu0) - (time.thread_time() - loop0)) / (
-                time.perf_counter() - wall0)
-            phases[phase] = fps
-            store.append("deal_over", {})
-            if child is not None:
-                written = events
-                out, _ = child.communicate(timeout=seconds + 30)
-                seen = json.loads(out.strip().splitlines()[-1])
+        # Alternate short windows so that other programs' load drifts over both conditions.
+        for r in range(rounds):
+            for n, out in ((0, alone), (viewers, watched)):
+                deal = play_deal(random.Random(2 * r + bool(n)), "ffb-coinche")
+                out.append(_window(store, deal, seconds, args.card_every, n, port))
         server.should_exit = True
         store.close()
 
-    latencies = []
-    for viewer in seen:
-        for ev in written:
-            arrival = next((t for seq, t in viewer if seq >= ev.seq), None)
-            if arrival is not None:
-                latencies.append(arrival - ev.time)
-    missed = len(written) * len(seen) - len(latencies)
-    alone = (phases["alone"] + phases["alone again"]) / 2
-    drop = 100 * (1 - phases["viewers"] / alone)
-    print(f"viewers connected: {len(seen)}/{viewers}; cards pushed: {len(written)} "
-          f"(one every {args.card_every:g} s)")
+    latencies = [x for w in watched for x in w["latencies"]]
+    expected = sum(w["expected"] for w in watched)
+    fps_alone = statistics.median(w["fps"] for w in alone)
+    fps_watched = statistics.median(w["fps"] for w in watched)
+    print(f"{rounds} rounds of {seconds:g} s windows; a card every {args.card_every:g} s; "
+          f"viewers connected: {min(w['viewers'] for w in watched)}/{viewers}")
     if latencies:
         print(f"push latency: median {1000 * statistics.median(latencies):.0f} ms, "
               f"p95 {1000 * statistics.quantiles(latencies, n=20)[-1]:.0f} ms, "
               f"max {1000 * max(latencies):.0f} ms over {len(latencies)} deliveries "
-              f"({missed} missed)")
-    print(f"fake vision loop: {phases['alone']:.1f} and {phases['alone again']:.1f} fps alone "
-          f"(before/after), {phases['viewers']:.1f} fps with {len(seen)} viewers "
-          f"({drop:+.1f}% drop against the mean alone)")
-    print(f"web server CPU in this process: {100 * server_cpu['alone']:.1f}% of a core alone, "
-          f"{100 * server_cpu['viewers']:.1f}% with {len(seen)} viewers")
+              f"({expected - len(latencies)} missed)")
+    each_alone = ", ".join(f"{w['fps']:.1f}" for w in alone)
+    each_watched = ", ".join(f"{w['fps']:.1f}" for w in watched)
+    print(f"fake vision loop: median {fps_alone:.1f} fps alone ({each_alone}), "
+          f"{fps_watched:.1f} fps with {viewers} viewers ({each_watched}): "
+          f"{100 * (1 - fps_watched / fps_alone):+.1f}% drop")
+    cpu_alone = statistics.median(w["server"] for w in alone)
+    cpu_watched = statistics.median(w["server"] for w in watched)
+    print(f"web server CPU in this process: {100 * cpu_alone:.1f}% of a core alone, "
+          f"{100 * cpu_watched:.1f}% with {viewers} viewers (the loop's worst-case share "
+          "if both had to share one core)")
+    per_frame = statistics.median(w["loop_cpu"] for w in alone + watched)
+    print(f"the loop needs {1000 * per_frame:.1f} ms of CPU per frame: on a core of its own it "
+          f"would run at {1 / per_frame:.0f} fps and lose {100 * cpu_watched:.1f}% to the server "
+          "at most; the wall-clock fps above also carry the load of other programs")
+    client = statistics.median(w["client_cpu"] for w in watched)
+    print(f"viewers' process: {100 * client:.0f}% of a core, pinned to CPUs "
+          f"{sorted(_VIEWER_CPUS)}; loop and server pinned to {sorted(_MAIN_CPUS)}")
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())
