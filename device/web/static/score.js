@@ -55,6 +55,7 @@
       return;
     }
     centre.replaceChildren(
+      d.turned && !d.plays.length ? B.cardImg(d.turned, "card turned") : null,
       el("div", { class: "trick-no" }, `${T.trick} ${d.trick_number}/8`),
       el("div", { class: "centre-contract" }, B.contractNode(s, d.contract)));
   }
@@ -75,6 +76,11 @@
           el("b", { "data-points": t }, d.points[t]),
           el("small", {}, `${d.tricks_won[t]} ${d.tricks_won[t] > 1 ? T.tricks : T.trick.toLowerCase()}`)))),
     ];
+    const declared = d.announces.map((a) => `${B.seatLabel(s, a.seat)} ${a.cards.map(B.cardName).join(" ")}`);
+    for (const seat of d.belote) declared.push(`${B.seatLabel(s, seat)} ${T.belote}`);
+    if (declared.length) {
+      rows.splice(4, 0, el("div", { class: "kv" }, el("span", {}, T.announces), el("b", {}, declared.join(" · "))));
+    }
     if (d.result) {
       rows.push(el("div", { class: `result result-${d.result}` }, B.resultWord(d.result),
         d.score ? ` · ${d.score.NS} – ${d.score.EW}` : ""));

@@ -38,7 +38,24 @@ def browser() -> Iterator[Any]:
 
 
 @pytest.fixture
-def page(browser: Any) -> Iterator[Any]:
+def js_errors(browser: Any) -> Iterator[list[str]]:
+    """Every uncaught script error of every page the test opens; none allowed."""
+    errors: list[str] = []
+    original = browser.new_context
+
+    def new_context(**kwargs: Any) -> Any:
+        ctx = original(**kwargs)
+        ctx.on("page", lambda p: p.on("pageerror", lambda e: errors.append(str(e))))
+        return ctx
+
+    browser.new_context = new_context
+    yield errors
+    browser.new_context = original
+    assert errors == []
+
+
+@pytest.fixture
+def page(browser: Any, js_errors: list[str]) -> Iterator[Any]:
     context = browser.new_context(viewport={"width": 1366, "height": 860})
     p = context.new_page()
     p.set_default_timeout(5000)
@@ -74,7 +91,7 @@ def test_a_played_card_appears_within_a_second_without_reload(live, page, revoke
     assert page.locator(".trick-no").text_content().startswith("Pli 2")
 
 
-def test_screenshot_of_a_game_in_progress(live, browser, revoke_deal, tmp_path) -> None:
+def test_screenshot_of_a_game_in_progress(live, browser, js_errors, revoke_deal, tmp_path) -> None:
     from conftest import replay, sim_deal
     from PIL import Image, ImageDraw
 
@@ -102,7 +119,7 @@ def test_screenshot_of_a_game_in_progress(live, browser, revoke_deal, tmp_path) 
     ctx.close()
 
 
-def test_a_referee_correction_changes_the_score_page(live, browser, revoke_deal) -> None:
+def test_a_referee_correction_changes_the_score_page(live, browser, js_errors, revoke_deal) -> None:
     start(live.store, revoke_deal, players={"N": "Anne", "E": "Bruno", "S": "Chloé", "W": "Driss"})
     real = str(revoke_deal.plays[0][1])
     wrong = next(str(c) for _, c in revoke_deal.plays[8:] if c.suit == revoke_deal.plays[0][1].suit)
@@ -152,7 +169,7 @@ def _alpha(path: Path, x: int, y: int) -> int:
         return int(img.convert("RGBA").getpixel((x, y))[3])
 
 
-def test_the_overlay_background_is_transparent(live, browser, revoke_deal) -> None:
+def test_the_overlay_background_is_transparent(live, browser, js_errors, revoke_deal) -> None:
     start(live.store, revoke_deal, players={"N": "Anne", "E": "Bruno", "S": "Chloé", "W": "Driss"})
     for i in range(3):
         play(live.store, revoke_deal, i)
@@ -172,7 +189,7 @@ def test_the_overlay_background_is_transparent(live, browser, revoke_deal) -> No
     ctx.close()
 
 
-def test_the_score_page_fits_a_phone(live, browser, revoke_deal) -> None:
+def test_the_score_page_fits_a_phone(live, browser, js_errors, revoke_deal) -> None:
     from conftest import replay
 
     replay(live.store, revoke_deal)
