@@ -37,8 +37,11 @@ def convert(onnx: Path) -> Path:
     with tempfile.TemporaryDirectory() as tmp:
         local = Path(tmp) / "model.onnx"
         shutil.copy(onnx, local)
-        subprocess.run([pnnx, str(local), f"inputshape=[1,3,{h},{w}]"], cwd=tmp, check=True,
-                       stdout=subprocess.DEVNULL)
+        done = subprocess.run([pnnx, str(local), f"inputshape=[1,3,{h},{w}]"], cwd=tmp,
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            tail = (done.stderr or done.stdout).strip().splitlines()[-3:]
+            raise ValueError(f"pnnx exited with {done.returncode}: {' | '.join(tail)}")
         out.mkdir(exist_ok=True)
         for suffix in ("param", "bin"):
             shutil.move(Path(tmp) / f"model.ncnn.{suffix}", out / f"model.ncnn.{suffix}")

@@ -86,3 +86,31 @@ def test_aruco_sheet_markers_calibrate_the_corners(tmp_path: Path) -> None:
     sw, se, ne, nw = g.corners
     # Labelled as laid out: SW bottom-left, SE bottom-right, NE top-right, NW top-left.
     assert sw[0] < se[0] and nw[0] < ne[0] and ne[1] < se[1] and nw[1] < sw[1]
+
+
+@pytest.mark.slow  # imports torch to make a tiny ONNX model (~10 s)
+def test_ncnn_conversion_lays_out_the_model_folder(tmp_path: Path) -> None:
+    pytest.importorskip("pnnx")
+    pytest.importorskip("onnxruntime")
+    torch = pytest.importorskip("torch")
+    onnx = pytest.importorskip("onnx")
+    net = torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3, 2, 1), torch.nn.SiLU(),
+                              torch.nn.Conv2d(8, 36, 3, 2, 1), torch.nn.Flatten(2)).eval()
+    path = tmp_path / "card_detector.onnx"
+    torch.onnx.export(net, torch.zeros(1, 3, 64, 64), str(path), opset_version=12, dynamo=False)
+    model = onnx.load(str(path))
+    entry = model.metadata_props.add()
+    entry.key, entry.value = "names", str({0: "7S", 1: "8S"})
+    onnx.save(model, str(path))
+    subprocess.run([sys.executable, str(DEPLOY / "convert_ncnn.py"), str(path)], check=True,
+                   capture_output=True)
+    folder = tmp_path / "card_detector_ncnn_model"
+    assert (folder / "model.ncnn.param").is_file() and (folder / "model.ncnn.bin").is_file()
+    meta = (folder / "metadata.yaml").read_text()
+    assert "imgsz: [64, 64]" in meta and "1: '8S'" in meta
+
+
+def test_ncnn_conversion_names_a_missing_model(tmp_path: Path) -> None:
+    run = subprocess.run([sys.executable, str(DEPLOY / "convert_ncnn.py"),
+                          str(tmp_path / "nope.onnx")], capture_output=True, text=True)
+    assert run.returncode == 2 and "nope.onnx" in run.stderr
