@@ -153,10 +153,11 @@
   function mini(s) {
     const d = s.deal;
     const box = document.getElementById("mini");
-    box.replaceChildren(
+    box.replaceChildren(...[
       el("span", { class: "mini-score" }, `${B.teamLabel(s, "NS")} ${s.score.NS} – ${s.score.EW} ${B.teamLabel(s, "EW")}`),
       d ? el("span", {}, ` · ${B.T().deal} ${d.index} · `, B.contractNode(s, d.contract)) : null,
-      d ? el("span", { class: "mini-trick" }, d.trick.map((p) => B.cardImg(p.card, "card micro"))) : null);
+      d ? el("span", { class: "mini-trick" }, d.trick.map((p) => B.cardImg(p.card, "card micro"))) : null,
+    ].filter(Boolean));
   }
 
   function render(s) {

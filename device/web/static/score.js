@@ -54,10 +54,10 @@
       centre.replaceChildren(el("div", { class: "muted big" }, T.no_game));
       return;
     }
-    centre.replaceChildren(
+    centre.replaceChildren(...[
       d.turned && !d.plays.length ? B.cardImg(d.turned, "card turned") : null,
       el("div", { class: "trick-no" }, `${T.trick} ${d.trick_number}/8`),
-      el("div", { class: "centre-contract" }, B.contractNode(s, d.contract)));
+      el("div", { class: "centre-contract" }, B.contractNode(s, d.contract))].filter(Boolean));
   }
 
   function dealPanel(s) {

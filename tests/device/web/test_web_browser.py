@@ -150,6 +150,8 @@ def test_the_console_refuses_actions_without_the_pin(live, page, revoke_deal) ->
     page.evaluate("sessionStorage.clear()")
     page.goto(live.url + "/referee")
     assert "locked" in page.evaluate("document.body.className")
+    page.wait_for_function("document.body.dataset.seq")
+    assert "null" not in page.locator("#mini").inner_text()
     page.fill("#pin", "0000")
     page.click("#pin-form button")
     page.locator(".message.error").wait_for()
@@ -198,6 +200,7 @@ def test_the_score_page_fits_a_phone(live, browser, js_errors, revoke_deal) -> N
     page.goto(live.url + "/?lang=en")
     wait_seq(page, live.store.last_seq)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    assert "null" not in page.locator("body").inner_text()
     assert page.locator(".flag .rule").first.inner_text().startswith(("did not", "had to"))
     shot(page, "score-page-phone-en.png", full_page=True)
     ctx.close()
