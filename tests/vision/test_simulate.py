@@ -182,3 +182,37 @@ def test_simulate_writes_video_and_true_record(tmp_path) -> None:
                            designs=[_toy_design()], fps=2, size=(160, 120), pace=0.4,
                            show_progress=False, use_textures=False)
     assert [f.record.read_text() for f in again] == [f.record.read_text() for f in written]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--deals", "0"], "--deals"),
+        (["--illegal", "30"], "--illegal"),
+        (["--rules", "belote-9000"], "belote-9000"),
+        (["--fps", "0"], "--fps"),
+    ],
+)
+def test_simulate_cli_refuses_bad_input(tmp_path, capsys, argv, message) -> None:
+    from device.cli import main
+
+    assert main(["simulate", "--out", str(tmp_path), *argv]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+    assert not list(tmp_path.iterdir())
+
+
+def test_simulate_cli_refuses_a_bad_size(tmp_path, capsys) -> None:
+    from device.cli import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(["simulate", "--out", str(tmp_path), "--size", "640by480"])
+    assert exc.value.code == 2
+    assert "640by480" in capsys.readouterr().err
+
+
+def test_simulate_cli_names_a_missing_design(tmp_path, capsys) -> None:
+    from device.cli import main
+
+    assert main(["simulate", "--out", str(tmp_path), "--designs", "no-such-deck"]) == 2
+    assert "no-such-deck" in capsys.readouterr().err
