@@ -96,6 +96,7 @@ class TrackerConfig(_Section):
     gather_s: float = Field(0.8, gt=0)  # a full trick unseen this long has been gathered
     empty_s: float = Field(1.0, gt=0)  # an empty table this long starts a deal
     max_wait: float = Field(0.6, ge=0)  # hold a doubtful reading (or a later card) this long
+    turn_wait: float = Field(0.0, ge=0)  # hold a card played out of turn this long
     min_conf: float = Field(0.25, ge=0, le=1)
     sure_conf: float = Field(0.6, ge=0, le=1)  # below: the play is marked uncertain
     dealer: Literal["N", "E", "S", "W"] = "S"  # first dealer when nobody said

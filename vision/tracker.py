@@ -227,8 +227,11 @@ class TableTracker:
             self.tracks.append(tr)
 
     def _moved_play(self, d: Detection, t: float) -> _Track | None:
+        """The played card `d` names, if it has left its place (unseen there for a while): one
+        misread frame elsewhere must not drag a card that is merely hidden for an instant."""
         for tr in self.tracks:
-            if tr.state == "played" and tr.card == d.card and tr.last_seen < t:
+            if tr.state == "played" and tr.card == d.card \
+                    and t - tr.last_seen >= self.settings.steady_s:
                 return tr
         return None
 
