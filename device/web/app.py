@@ -1,9 +1,18 @@
 """The FastAPI application: live score page, referee console, stream overlay and the JSON API.
 
+Pages: `/` (score, `?lang=en`), `/referee` (PIN), `/overlay?layout=bar|trick|score&position=
+top-left|top|top-right|bottom-left|bottom|bottom-right&delay=N` (transparent, 1920x1080).
+Read API: `/api/state[?delay=N]`, `/api/events[?since=&limit=]`, `/api/events/stream` (SSE,
+`?delay=N`), `/api/record[?deal=N]` and `/api/record/game` (the engine's record format, as
+downloads), `/api/health`, `/api/i18n?lang=`, `/cards/{JH|back}.svg`, `/evidence/{path}`.
+Referee API (header `X-Referee-Pin`): POST `/api/referee/{game,deal,contract,auction,coinche,
+announce,belote,play,correction,ruling,deal_over,undo}`, GET `/api/referee/{check,possible,audit}`.
+OpenAPI at `/docs` and `/openapi.json`. Bodies over 64 KiB: 413.
+
 >>> from device.store import EventStore
 >>> app = create_app(EventStore(":memory:"), referee_pin="1234")
->>> sorted(r.path for r in app.routes if r.path.startswith("/api/state"))
-['/api/state']
+>>> "/api/state" in app.openapi()["paths"]
+True
 """
 
 from __future__ import annotations
