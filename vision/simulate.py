@@ -114,21 +114,43 @@ class Filming:
 
     def frame(self, scene: Scene, index: int) -> np.ndarray:
         """One video frame of `scene`."""
-        from vision import augment
+        import numpy as np
 
         placements, occluders = self.layout(scene)
         image, _labels = self.scene.render(placements, occluders, effects=False)
-        light = random.Random(self.seed)  # the same lamp on every frame of the deal
-        image = augment.light_gradient(image, light)
-        if self.glare:
-            image = augment.glare(image, light)
+        gain, offset, noise = self._photo(image.shape)
+        out = image.astype(np.float32) * gain + offset
         if self.blur > 0.3:
             import cv2
 
-            image = cv2.GaussianBlur(image, (0, 0), self.blur)
-        if not self.noise:
-            return image
-        return augment.noise(image, random.Random(self.seed * 100003 + index))
+            out = cv2.GaussianBlur(out, (0, 0), self.blur)
+        if noise:
+            out += noise[index % len(noise)]
+        return np.clip(out, 0, 255).astype(np.uint8)
+
+    def _photo(self, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
+        """The deal's lamp (light gradient, maybe glare) as a per-pixel gain and offset, and a
+        few frames of sensor noise to cycle through: made once, the same on every frame."""
+        if getattr(self, "_photo_cache", None) is None:
+            import numpy as np
+
+            from vision import augment
+
+            def lamp(level: int) -> np.ndarray:
+                light = random.Random(self.seed)
+                out = augment.light_gradient(np.full(shape, level, np.uint8), light)
+                if self.glare:
+                    out = augment.glare(out, light)
+                return out.astype(np.float32)
+
+            dark, grey = lamp(0), lamp(100)
+            noise = []
+            if self.noise:
+                rng = np.random.default_rng(self.seed)
+                sigma = random.Random(self.seed).uniform(2, 8)
+                noise = [rng.normal(0, sigma, shape).astype(np.float32) for _ in range(8)]
+            self._photo_cache = ((grey - dark) / 100, dark, noise)
+        return self._photo_cache
 
 
 def open_writer(path: Path, fps: float, size: tuple[int, int]) -> tuple[object, Path]:
