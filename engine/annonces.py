@@ -212,12 +212,10 @@ def belotes_from_plays(plays: Sequence[tuple[Seat, Card]], trump: Trump,
 
     A card seen twice counts for its first player (the second play is card-already-played).
     """
-    who: dict[tuple[Rank, Suit], Seat] = {}
-    for s, c in plays:
-        who.setdefault((c.rank, c.suit), s)
+    who = {c.index: s for s, c in reversed(plays)}  # by Card.index: the first play wins
     out: list[tuple[Seat, Suit]] = []
     for suit in belote_suits(trump, rules):
-        k, q = who.get((Rank.KING, suit)), who.get((Rank.QUEEN, suit))
+        k, q = who.get(Card(Rank.KING, suit).index), who.get(Card(Rank.QUEEN, suit).index)
         if k is not None and k is q:
             out.append((k, suit))
     return out

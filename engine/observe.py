@@ -42,6 +42,8 @@ from engine.rules import RuleSet
 from engine.tricks import Trick, tables
 
 ALL_CARDS = (1 << 32) - 1
+SEATS = tuple(Seat)  # iterating the Enum class itself is slow on this hot path
+_NEXT = {clockwise: {seat: seat.next(clockwise) for seat in SEATS} for clockwise in (False, True)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,8 +81,8 @@ class ObservedDeal:
         self.contract = contract
         self.dealer = dealer
         self._tables = tables(contract.trump, rules)
-        self._next = {seat: seat.next(rules.clockwise) for seat in Seat}
-        self._hands = None if hands is None else {s: mask_of(hands.get(s, ())) for s in Seat}
+        self._next = _NEXT[rules.clockwise]
+        self._hands = None if hands is None else {s: mask_of(hands.get(s, ())) for s in SEATS}
         self._reset()
 
     def _reset(self) -> None:
@@ -88,8 +90,9 @@ class ObservedDeal:
         self._idx: list[int] = []  # Card.index of each play, for the trick tables
         self._tricks: list[Trick] = []
         self._played = 0
-        self._held = dict.fromkeys(Seat, 0)  # cards each seat is proven to have held
-        self._judged: dict[Seat, list[_Judged]] = {s: [] for s in Seat}
+        self._held = dict.fromkeys(SEATS, 0)  # cards each seat is proven to have held
+        self._judged: dict[Seat, list[_Judged]] = {s: [] for s in SEATS}
+        self._watch = dict.fromkeys(SEATS, 0)  # cards that would prove one of a seat's plays
         self._violations: dict[int, Violation] = {}
         self._leader = self.dealer.next(self.rules.clockwise)
         self._expected: Seat | None = self._leader
@@ -179,7 +182,7 @@ class ObservedDeal:
         if rule is not None:
             self._trick_regular = False
             found.append(self._flag(Violation(index, seat, card, rule, index)))
-        if self._hands is None and rule != CARD_ALREADY_PLAYED:
+        if self._hands is None and rule != CARD_ALREADY_PLAYED and self._watch[seat] & bit:
             found += self._prove(seat, ci, index)
         if rule != CARD_ALREADY_PLAYED:
             self._held[seat] |= bit
@@ -193,6 +196,8 @@ class ObservedDeal:
                     found.append(self._flag(Violation(index, seat, card, broken, None)))
             elif parts:
                 self._judged[seat].append(_Judged(index, seat, ci, parts))
+                for mask, _ in parts:
+                    self._watch[seat] |= mask
         if len(self._plays) % 4 == 0:
             self._close_trick()
         elif expected is not None:
@@ -262,7 +267,7 @@ def audit(rules: RuleSet, contract: Contract, dealer: Seat, plays: Sequence[tupl
         given = [mask_of(hands.get(s, ())) for s in Seat]
     hand = list(given)
     out: list[Violation] = []
-    nxt = {seat: seat.next(rules.clockwise) for seat in Seat}
+    nxt = _NEXT[rules.clockwise]
     leader = dealer.next(rules.clockwise)
     expected: Seat | None = leader
     regular = True

@@ -39,6 +39,8 @@ class JudgedDeal:
         return self.observed is not None and self.observed.is_complete
 
     def card_points(self) -> dict[Team, int] | None:
+        if self.result is not None:
+            return dict(self.result.card_points)
         if self.observed is None or not self.complete:
             return None
         points = {Team.NS: 0, Team.EW: 0}

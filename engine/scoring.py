@@ -29,6 +29,7 @@ CAPOT_FLAT = 250  # a capot "forfait" (flat250), and the coinched base after a c
 CAPOT_LAST_TRICK_EXTRA = 90  # ffb / plus90: the last trick is worth 100 instead of 10
 MIN_CARDS = 82  # card82-and-bid and belote82: more than half of 162
 DECK_POINTS = 162
+TEAMS = (Team.NS, Team.EW)  # iterating the Enum class itself is slow on this hot path
 
 
 class ScoringError(ValueError):
@@ -78,15 +79,15 @@ class DealResult:
     lines: tuple[str, ...] = field(default=())  # the arithmetic, for a referee
 
     def score_json(self) -> dict[str, int]:
-        return {str(t): self.score[t] for t in Team}
+        return {str(t): self.score[t] for t in TEAMS}
 
     def card_points_json(self) -> dict[str, int]:
-        return {str(t): self.card_points[t] for t in Team}
+        return {str(t): self.card_points[t] for t in TEAMS}
 
     def to_json(self) -> dict[str, object]:
         """Every number, as plain JSON."""
         def teams(m: Mapping[Team, int]) -> dict[str, int]:
-            return {str(t): m[t] for t in Team}
+            return {str(t): m[t] for t in TEAMS}
         return {
             "result": self.result, "made": self.made, "contract": self.contract.to_json(),
             "card_points": teams(self.card_points), "tricks_won": teams(self.tricks_won),
@@ -120,10 +121,10 @@ def score_deal(rules: RuleSet, contract: Contract, tricks: Sequence[TrickLike], 
     """Score eight judged tricks (their `winner` and `points`, the last with its dix de der)."""
     if len(tricks) != 8:
         raise ScoringError(f"a deal has 8 tricks, got {len(tricks)}")
-    points = _teams()
-    for t in tricks:
-        points[t.winner.team] += t.points
-    return score_points(rules, contract, points, [t.winner for t in tricks], declared=declared,
+    ns = sum(t.points for t in tricks if t.winner.team is Team.NS)
+    ew = sum(t.points for t in tricks if t.winner.team is Team.EW)
+    return score_points(rules, contract, _teams(ns, ew), [t.winner for t in tricks],
+                        declared=declared,
                         false_declared=false_declared, belote=belote)
 
 
@@ -147,9 +148,8 @@ def score_points(rules: RuleSet, contract: Contract, card_points: Mapping[Team, 
     bid = bid_value(contract, rules)
     mult = {1: 1, 2: rules.coinche_multiplier, 4: rules.surcoinche_multiplier}[contract.coinche]
     raw = dict(card_points)
-    tricks_won = _teams()
-    for w in winners:
-        tricks_won[w.team] += 1
+    ns_tricks = sum(1 for w in winners if w.team is Team.NS)
+    tricks_won = _teams(ns_tricks, 8 - ns_tricks)
     lines.append(f"card points NS {raw[Team.NS]}, EW {raw[Team.EW]} (tricks NS "
                  f"{tricks_won[Team.NS]}, EW {tricks_won[Team.EW]})")
 
@@ -168,7 +168,7 @@ def score_points(rules: RuleSet, contract: Contract, card_points: Mapping[Team, 
         else:
             cards[capot] = raw[capot] + CAPOT_LAST_TRICK_EXTRA
             lines.append(f"capot by {capot}: last trick worth 100 → {cards[capot]} ({rules.capot})")
-    rounded = {t: round_points(cards[t], rules) for t in Team}
+    rounded = {t: round_points(cards[t], rules) for t in TEAMS}
     if rules.rounding != "none":
         lines.append(f"rounded ({rules.rounding}): NS {cards[Team.NS]} → {rounded[Team.NS]}, "
                      f"EW {cards[Team.EW]} → {rounded[Team.EW]}")
@@ -198,7 +198,7 @@ def score_points(rules: RuleSet, contract: Contract, card_points: Mapping[Team, 
         lines.append(f"belote: NS {bel[Team.NS]}, EW {bel[Team.EW]}")
 
     # The contract test compares unrounded totals ("rounding never helps make a contract").
-    totals = {t: cards[t] + ann[t] + bel[t] for t in Team}
+    totals = {t: cards[t] + ann[t] + bel[t] for t in TEAMS}
     made, tie, why = _contract_made(rules, contract, bid, raw[T], totals, T, capot, generale)
     lines.append(why)
     litige_reserve = tie and rules.litige == "reserve"
@@ -232,13 +232,13 @@ def score_points(rules: RuleSet, contract: Contract, card_points: Mapping[Team, 
     else:
         assert winner is not None
         _coinched(rules, contract, winner, bid, mult, capot, rounded, ann, bel, score, lines)
-    for t in Team:
+    for t in TEAMS:
         if pen[t]:
             score[t] += pen[t]
     lines.append(f"score NS {score[Team.NS]}, EW {score[Team.EW]}")
     return DealResult(result, made, contract, T, raw, tricks_won, capot, generale, cards, ann,
                       _teams(*(BELOTE_POINTS * sum(1 for s in belote if s.team is t)
-                               for t in Team)),
+                               for t in TEAMS)),
                       pen, totals, mult, score, reserve, winner, tuple(lines))
 
 
