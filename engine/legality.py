@@ -119,6 +119,8 @@ def forbidding(card: int, trick: Sequence[int], t: CardTables, rules: RuleSet) -
                 return ((t.above[best], MUST_GO_UP),)
         return ()
     is_trump = suit == t.trump_suit
+    if suit == lead_suit and not is_trump:
+        return ()  # following a plain suit is always legal (checked first: the common case)
     win = t.winning_position(trick)
     best = trick[win]
     partner_master = win == len(trick) - 2
@@ -130,8 +132,6 @@ def forbidding(card: int, trick: Sequence[int], t: CardTables, rules: RuleSet) -
         if partner_master and not rules.trump_led_overtrump_partner:
             return ()
         return () if beats_best or not t.above[best] else ((t.above[best], MUST_OVERTRUMP),)
-    if suit == lead_suit:
-        return ()
     parts: list[tuple[int, str]] = [(led, FOLLOW_SUIT)]
     over = t.above[best] if best_is_trump else 0
     if partner_master:
