@@ -244,7 +244,11 @@ class TableTracker:
         since = max(tr.settled_since, t - max(1.0, s.steady_s)) - 1e-6
         frames = _count_since(self._frames, since)
         hits = _count_since(tr.times, since)
-        return frames > 0 and hits >= max(2, s.hit_ratio * frames)
+        # A card that stays put is real even if the detector only sees it every other frame:
+        # the share asked for falls to half of hit_ratio over the next second, with more hits.
+        age = t - tr.settled_since - s.steady_s
+        ratio = s.hit_ratio * max(0.5, 1.0 - 0.5 * age)
+        return frames > 0 and hits >= max(2 if age < 0.1 else 4, ratio * frames)
 
     def _should_wait(self, tr: _Track, t: float) -> bool:
         """Hold a steady card a little while its name is in doubt, or while a card that landed

@@ -89,6 +89,14 @@ def test_flicker_neither_creates_nor_loses_plays() -> None:
     assert plays(events) == [("N", "QS")]
 
 
+def test_a_card_the_detector_sees_one_frame_in_two_is_still_played() -> None:
+    tr = started()
+    rng = random.Random(5)
+    events, _ = run(tr, lambda t: [det("QS", "N")] if rng.random() < 0.5 else [], seconds=3.0)
+    assert plays(events) == [("N", "QS")]
+    assert events[0]["data"]["t"] <= 1.5
+
+
 def test_a_hand_covering_cards_loses_and_duplicates_nothing() -> None:
     tr = started()
 
