@@ -88,12 +88,13 @@ class Game:
             return
         if r.game_end == "after-deal-highest":
             ns, ew = self.score[Team.NS], self.score[Team.EW]
+            reached = f"deal {n}: {' and '.join(map(str, over))} reached {r.target}"
             if ns != ew:
-                self._end(Team.NS if ns > ew else Team.EW, f"deal {n}: higher score")
+                self._end(Team.NS if ns > ew else Team.EW, f"{reached}; the higher score wins")
             elif result.winner is not None:
-                self._end(result.winner, f"deal {n}: tie, {result.winner} won the deal")
+                self._end(result.winner, f"{reached}; tie, {result.winner} won the deal")
             else:
-                self.notes.append(f"deal {n}: tie and no deal winner: one more deal")
+                self.notes.append(f"{reached}; tie and no deal winner: one more deal")
             return
         if r.no_end_on_belote:
             kept = []

@@ -121,11 +121,10 @@ class Record:
 
 def _rules_json(rules: RuleSet) -> object:
     """A preset name, or the preset plus the knobs that differ from it."""
-    base = PRESETS.get(rules.name)
-    if base is None:
+    if rules.name not in PRESETS:  # a custom rule set: every knob, over the default preset
         return {"preset": "ffb-coinche", **{k: v for k, v in rules.to_json().items()
                                              if k != "name"}}
-    diff = {k: v for k, v in rules.to_json().items() if v != base.to_json()[k]}
+    diff = rules.overrides()
     return rules.name if not diff else {"preset": rules.name, **diff}
 
 

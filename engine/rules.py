@@ -11,8 +11,9 @@ False
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -213,6 +214,12 @@ class RuleSet:
         """A copy with some knobs changed, validated like `find_rules`."""
         return _override(self, knobs)
 
+    def overrides(self) -> dict[str, object]:
+        """The knobs (as JSON values) that differ from the preset this rule set is named after."""
+        base = PRESETS.get(self.name, RuleSet())
+        mine, theirs = self.to_json(), base.to_json()
+        return {k: v for k, v in mine.items() if k != "name" and v != theirs[k]}
+
     def to_json(self) -> dict[str, object]:
         """Every knob as plain JSON values."""
         out: dict[str, object] = {}
@@ -269,11 +276,17 @@ def _coerce(name: str, value: object) -> object:
     return value
 
 
+def _suggest(name: str, known: Iterable[str], what: str) -> str:
+    """'did you mean ...?' for a near miss, else the whole list."""
+    close = difflib.get_close_matches(name, list(known), n=1)
+    return f"did you mean {close[0]!r}?" if close else f"{what} are: {', '.join(known)}"
+
+
 def _override(base: RuleSet, knobs: Mapping[str, object]) -> RuleSet:
     changes: dict[str, Any] = {}
     for name, value in knobs.items():
         if name not in KNOBS:
-            raise RulesError(f"unknown knob {name!r}; knobs are: {', '.join(KNOBS)}")
+            raise RulesError(f"unknown knob {name!r}; {_suggest(name, KNOBS, 'knobs')}")
         changes[name] = _coerce(name, value)
     return dataclasses.replace(base, **changes)
 
@@ -333,5 +346,5 @@ def find_rules(spec: str | Mapping[str, object] | RuleSet) -> RuleSet:
         raise RulesError(f"rules must be a preset name or an object, got {spec!r}")
     key = name.strip().lower()
     if key not in PRESETS:
-        raise RulesError(f"unknown preset {name!r}; presets are: {', '.join(PRESETS)}")
+        raise RulesError(f"unknown preset {name!r}; {_suggest(key, PRESETS, 'presets')}")
     return _override(PRESETS[key], knobs) if knobs else PRESETS[key]

@@ -258,19 +258,26 @@ def _contract_made(rules: RuleSet, contract: Contract, bid: int, raw_takers: int
     if rule == "ffb":
         reached = t >= bid
         made, tie = reached and t > d, reached and t == d
-        why = f"ffb: takers {t} ≥ bid {bid}: {reached}; {t} > defence {d}: {t > d}"
+        why = f"ffb: takers {_vs(t, bid)} (bid), {_vs(t, d, strict=True)} (defence)"
     elif rule == "card82-and-bid":
         made, tie = raw_takers >= MIN_CARDS and t >= bid, False
-        why = f"card82-and-bid: cards {raw_takers} ≥ 82 and total {t} ≥ bid {bid}: {made}"
+        why = f"card82-and-bid: cards {_vs(raw_takers, MIN_CARDS)}, total {_vs(t, bid)} (bid)"
     elif rule == "bid-only":
         made, tie = t >= bid, False
-        why = f"bid-only: takers {t} ≥ bid {bid}: {made}"
+        why = f"bid-only: takers {_vs(t, bid)} (bid)"
     else:  # belote82: a tie (81-81, or 91-91 with a belote) is the litige
         made, tie = t >= MIN_CARDS and t > d, t == d
-        why = f"belote82: takers {t} ≥ 82: {t >= MIN_CARDS}; {t} > defence {d}: {t > d}"
+        why = f"belote82: takers {_vs(t, MIN_CARDS)}, {_vs(t, d, strict=True)} (defence)"
     if tie:
         why += f"; litige ({rules.litige})"
     return made, tie, why + (" → made" if made else " → failed")
+
+
+def _vs(a: int, b: int, strict: bool = False) -> str:
+    """The comparison as it came out: 'a ≥ b' or 'a < b' ('a > b' or 'a ≤ b' when strict)."""
+    if strict:
+        return f"{a} {'>' if a > b else '≤'} {b}"
+    return f"{a} {'≥' if a >= b else '<'} {b}"
 
 
 def _failed_base(rules: RuleSet, contract: Contract, capot: Team | None,
@@ -328,9 +335,11 @@ def _coinched(rules: RuleSet, contract: Contract, W: Team, bid: int, mult: int,
         parts = {"made+bid": base + bid + all_ann, "made": base + all_ann, "bid": bid}[mode]
         inner = parts + (bel[W] if rules.belote_multiplied else 0)
         score[W] = inner * mult + (0 if rules.belote_multiplied else bel[W])
-        lines.append(f"coinched x{mult} ({mode}, multiply-all): {W} ({base} + bid {bid} + "
-                     f"annonces {all_ann}{' + belote' if rules.belote_multiplied else ''}) x "
-                     f"{mult} = {score[W]}")
+        terms = {"made+bid": f"{base} + bid {bid} + annonces {all_ann}",
+                 "made": f"{base} + annonces {all_ann}", "bid": f"bid {bid}"}[mode]
+        sums = (f"({terms} + belote {bel[W]}) x {mult}" if rules.belote_multiplied
+                else f"({terms}) x {mult} + belote {bel[W]}")
+        lines.append(f"coinched x{mult} ({mode}, multiply-all): {W} {sums} = {score[W]}")
     else:
         if made and rules.coinched_made_base == "points":
             base = rounded[W] + all_ann
@@ -340,11 +349,14 @@ def _coinched(rules: RuleSet, contract: Contract, W: Team, bid: int, mult: int,
             base = _failed_base(rules, contract, capot, rounded) + all_ann
         if mode == "made+bid":
             score[W] = base + bid * mult + bel[W]
+            sums = f"{base} + bid {bid} x {mult}"
         elif mode == "made":
             score[W] = base * mult + bel[W]
+            sums = f"{base} x {mult}"
         else:
             score[W] = bid * mult + bel[W]
-        lines.append(f"coinched x{mult} ({mode}, multiply-bid): {W} base {base}, bid {bid}, "
-                     f"belote {bel[W]} → {score[W]}")
+            sums = f"bid {bid} x {mult}"
+        lines.append(f"coinched x{mult} ({mode}, multiply-bid): {W} {sums} + belote {bel[W]} = "
+                     f"{score[W]}")
     score[L] = bel[L]
     lines.append(f"{L} keeps only its belote {bel[L]}")

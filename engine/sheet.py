@@ -73,21 +73,25 @@ def _deal_lines(n: int, j: JudgedDeal) -> list[str]:
             proof = "seen at this play"
         else:
             ps, pc = plays[v.proven_by]
-            proof = f"proven by play {v.proven_by}: {ps} played {pc}"
-        out.append(f"    play {v.play}: {v.seat} {v.card} - {v.rule}: {why} ({proof})")
+            proof = f"proven by play {v.proven_by} (trick {v.proven_by // 4 + 1}): {ps} played {pc}"
+        out.append(f"    play {v.play} (trick {v.play // 4 + 1}): {v.seat} {v.card} - {v.rule}: "
+                   f"{why} ({proof})")
     return out
 
 
 def score_sheet(record: Record, title: str | None = None) -> str:
     """The record judged, as text: each deal, then the game's running score and end."""
     judged, game = judge_game(record)
-    lines = [f"== {title + ' - ' if title else ''}rules {record.rules.name} =="]
+    knobs = ", ".join(f"{k} {v}" for k, v in record.rules.overrides().items())
+    rules = record.rules.name + (f" ({knobs})" if knobs else "")
+    lines = [f"== {title + ' - ' if title else ''}rules {rules} =="]
     for n, j in enumerate(judged, 1):
         lines += _deal_lines(n, j)
     if record.game or len(judged) > 1:
-        lines.append(f"Game: NS {game.score[Team.NS]}, EW {game.score[Team.EW]}"
+        lines.append(f"Game (target {record.rules.target}): NS {game.score[Team.NS]}, "
+                     f"EW {game.score[Team.EW]}"
                      + (f", reserve {game.reserve}" if game.reserve else ""))
         lines += [f"  {note}" for note in game.notes]
         lines.append(f"  winner: {game.winner}" if game.is_over else
-                     f"  not over (target {record.rules.target}); next dealer {game.dealer}")
+                     f"  not over; next dealer {game.dealer}")
     return "\n".join(lines)

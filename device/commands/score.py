@@ -53,4 +53,4 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps(judge(record), ensure_ascii=False), flush=True)
         else:
             print(score_sheet(record, title=path), flush=True)
-    return 1 if failed else 0
+    return 2 if failed else 0  # bad input: the others were still judged

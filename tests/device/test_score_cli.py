@@ -32,7 +32,7 @@ def test_a_bad_record_is_reported_and_the_others_still_judged(
         capsys: pytest.CaptureFixture[str]) -> None:
     files = [DATA / "bad-card.json", DATA / "deal-ffb-capot.json", DATA / "bad-json.json",
              DATA / "missing.json", DATA / "bad-contract.json"]
-    assert main(["score", *map(str, files)]) == 1
+    assert main(["score", *map(str, files)]) == 2  # bad input
     out, err = capsys.readouterr()
     assert len(out.splitlines()) == 1 and json.loads(out)["result"] == "capot"
     errors = err.splitlines()
@@ -53,6 +53,10 @@ def test_text_score_sheet(capsys: pytest.CaptureFixture[str]) -> None:
     assert "result: " in out and "score: NS" in out
     assert "violations:" in out and "proven by play" in out and "follow-suit" in out
     assert "Deal 1: dealer S, thrown in" in out and "winner: " in out
+    # the knobs a record overrides, and the comparisons as they came out
+    assert "rules coinche-1000 (target 500) ==" in out and "Game (target 500): NS" in out
+    assert "ffb: takers 55 < 100 (bid), 55 ≤ 107 (defence) → failed" in out
+    assert "play 1 (trick 1): E 9H - follow-suit" in out
 
 
 def test_stdin(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
@@ -70,6 +74,6 @@ def test_console_script_end_to_end() -> None:
     run = subprocess.run([str(exe), "score", str(DATA / "deal-ffb-capot.json"),
                           str(DATA / "bad-rules.json")], capture_output=True, text=True,
                          timeout=60)
-    assert run.returncode == 1
+    assert run.returncode == 2
     assert json.loads(run.stdout)["score"] == {"NS": 450, "EW": 0}
-    assert "bad-rules.json: rules: unknown knob 'targett'" in run.stderr
+    assert "bad-rules.json: rules: unknown knob 'targett'; did you mean 'target'?" in run.stderr

@@ -142,6 +142,30 @@ def test_errors_name_what_is_wrong(spec: object, words: list[str]) -> None:
         assert word in str(exc.value)
 
 
+@pytest.mark.parametrize(("spec", "message"), [
+    ({"preset": "ffb-coinche", "targett": 1}, "unknown knob 'targett'; did you mean 'target'?"),
+    ("ffb-coinch", "unknown preset 'ffb-coinch'; did you mean 'ffb-coinche'?"),
+    ({"preset": "belote501"}, "unknown preset 'belote501'; did you mean 'belote-501'?"),
+])
+def test_a_near_miss_gets_a_suggestion(spec: object, message: str) -> None:
+    with pytest.raises(RulesError, match=re.escape(message) + "$"):
+        find_rules(spec)  # type: ignore[arg-type]
+
+
+def test_a_far_miss_lists_every_knob() -> None:
+    with pytest.raises(RulesError, match=r"knobs are: direction, .*, game_end$"):
+        find_rules({"preset": "ffb-coinche", "zzz": 1})
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_overrides_are_the_knobs_changed_from_the_preset(preset: str) -> None:
+    assert find_rules(preset).overrides() == {}
+    changed = find_rules({"preset": preset, "target": 777, "rounding": "none"})
+    expected = {"target": 777} | ({} if PRESETS[preset].rounding == "none" else
+                                  {"rounding": "none"})
+    assert changed.overrides() == expected
+
+
 def test_no_preset_names_in_engine_code() -> None:
     """Presets are data: no `if preset == ...` (or `in (...)`) anywhere in the engine."""
     engine = Path(__file__).resolve().parents[2] / "engine"
