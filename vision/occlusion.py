@@ -95,14 +95,22 @@ def _finger(mask: np.ndarray, o: Occluder, unit: float, rng: random.Random) -> N
 def _skin(canvas: np.ndarray, mask: np.ndarray, rng: random.Random) -> None:
     """Fill a mask with a skin tone, darker at its edges (a rounded volume), and a soft shadow."""
     tone = np.array(rng.choice(SKIN), np.float32) * rng.uniform(0.85, 1.1)
-    m = mask.astype(np.float32) / 255
+    ys, xs = np.nonzero(mask)
+    if len(xs) == 0:
+        return
+    # Work on the mask's bounding box only (plus room for the blur and the shadow's offset).
+    pad = 16
+    h, w = mask.shape
+    x0, y0 = max(0, xs.min() - pad), max(0, ys.min() - pad)
+    x1, y1 = min(w, xs.max() + pad + 1), min(h, ys.max() + pad + 1)
+    m = mask[y0:y1, x0:x1].astype(np.float32) / 255
     shadow = cv2.GaussianBlur(m, (0, 0), 4)
     shadow = np.roll(shadow, (4, 3), axis=(0, 1))[:, :, None]
     body = cv2.GaussianBlur(m, (0, 0), 3)[:, :, None]
-    out = canvas.astype(np.float32) * (1 - 0.5 * shadow)
+    out = canvas[y0:y1, x0:x1].astype(np.float32) * (1 - 0.5 * shadow)
     shade = 0.75 + 0.25 * body
     out = out * (1 - m[:, :, None]) + tone * shade * m[:, :, None]
-    canvas[:] = np.clip(out, 0, 255).astype(np.uint8)
+    canvas[y0:y1, x0:x1] = np.clip(out, 0, 255).astype(np.uint8)
 
 
 def _rect(o: Occluder, w: float, h: float) -> np.ndarray:

@@ -158,6 +158,7 @@ class TableScene:
         rng = random.Random(seed)
         self.table = augment.table_surface(texture, size, rng)
         self._cache: dict[tuple[str, int], np.ndarray] = {}
+        self._view: tuple[bytes, np.ndarray] | None = None  # the bare table through the camera
 
     def seat_spot(self, seat: str) -> tuple[float, float]:
         """Where a seat ('N', 'E', 'S', 'W') puts the card it plays, in table pixels."""
@@ -219,9 +220,7 @@ class TableScene:
                 occlusion.draw(canvas, ids, item, self.card_height)
         # Where the camera sees past the table canvas, show more bare table (reflected), never
         # mirrored copies of cards: those would be unlabelled cards.
-        image = cv2.warpPerspective(
-            self.table, self.camera.matrix, (w, h), borderMode=cv2.BORDER_REFLECT_101
-        )
+        image = self._table_view().copy()
         cv2.warpPerspective(
             canvas,
             self.camera.matrix,
@@ -244,6 +243,16 @@ class TableScene:
         if effects:
             image = augment.finish(image, rng)
         return image, labels
+
+    def _table_view(self) -> np.ndarray:
+        """The bare table as the camera sees it, computed once per camera."""
+        key = self.camera.matrix.tobytes()
+        if self._view is None or self._view[0] != key:
+            view = cv2.warpPerspective(
+                self.table, self.camera.matrix, self.size, borderMode=cv2.BORDER_REFLECT_101
+            )
+            self._view = (key, view)
+        return self._view[1]
 
     def _geometry(self, p: Placement) -> tuple[np.ndarray, list[np.ndarray]]:
         """The card's 4 corners and its corner-index quads, in table pixels."""
