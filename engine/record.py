@@ -249,8 +249,11 @@ def _read_deal(rd: _Reader, obj: Mapping[str, Any], p: str, rules: RuleSet,
             rd.err(ap, "expected {\"seat\": ..., \"cards\": [...]}")
             continue
         seat = rd.seat(a["seat"], f"{ap}.seat")
-        cards = [rd.card(c, f"{ap}.cards[{j}]") for j, c in enumerate(
-            a["cards"] if isinstance(a["cards"], list) else [])]
+        if not isinstance(a["cards"], list):
+            rd.err(f"{ap}.cards", f"expected a list of cards such as [\"QD\", \"KD\", \"AD\"], "
+                   f"got {a['cards']!r}")
+            continue
+        cards = [rd.card(c, f"{ap}.cards[{j}]") for j, c in enumerate(a["cards"])]
         if seat is None or None in cards or contract is None:
             if contract is None and "contract" in obj:
                 rd.err(ap, "announces need a contract")

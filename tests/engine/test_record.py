@@ -88,6 +88,8 @@ BAD = [
                     {"seat": "N", "cards": ["AS", "AH", "AD", "AC"]}]},
      "announces[1].cards: AD is already in announces[0]"),
     ({"announces": [{"seat": "N"}]}, "announces[0]: expected"),
+    ({"announces": [{"seat": "N", "cards": "QD KD AD"}]},
+     "announces[0].cards: expected a list of cards"),
     ({"belote": ["N", "X"]}, "belote[1]: unknown seat 'X'"),
     ({"hands": {"N": ["7S"] * 8}}, "hands: expected an object with the four seats"),
 ]
