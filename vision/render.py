@@ -237,8 +237,11 @@ class TableScene:
             borderMode=cv2.BORDER_CONSTANT,
             borderValue=0,
         )
+        # Pixels seen of each placement, all at once (ids shifted so occluders count at 0).
+        counts = np.bincount((seen.astype(np.int32) + 1).ravel(), minlength=len(placements) + 2)
         labels = [
-            self._label(p, i, quads[i], corner_quads[i], seen) for i, p in enumerate(placements)
+            self._label(p, i, quads[i], corner_quads[i], seen, int(counts[i + 2]))
+            for i, p in enumerate(placements)
         ]
         if effects:
             image = augment.finish(image, rng)
@@ -320,20 +323,26 @@ class TableScene:
         quad: np.ndarray,
         corners: list[np.ndarray],
         seen: np.ndarray,
+        seen_pixels: int,
     ) -> CardLabel:
         h, w = seen.shape
         img_quad = self.camera.project(quad)
         area = abs(cv2.contourArea(img_quad.astype(np.float32)))
-        visible = float((seen == index + 1).sum()) / max(area, 1.0)
+        visible = seen_pixels / max(area, 1.0)
         box = _clip_box(img_quad, w, h)
         seen_corners = []
         best = 0.0  # the most visible corner index, as a share of its area
         for corner in corners:
             cq = self.camera.project(corner)
-            mask = np.zeros_like(seen, np.uint8)
-            cv2.fillConvexPoly(mask, np.round(cq).astype(np.int32), 1)
             c_area = abs(cv2.contourArea(cq.astype(np.float32)))
-            c_seen = float(((seen == index + 1) & (mask > 0)).sum())
+            # Count inside the corner's own box only: a full-image mask per corner is slow.
+            x0, y0 = np.floor(cq.min(axis=0)).astype(int).clip(0, (w, h))
+            x1, y1 = (np.ceil(cq.max(axis=0)).astype(int) + 1).clip(0, (w, h))
+            mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+            pts = np.round(cq - (x0, y0)).astype(np.int32)
+            if mask.size:
+                cv2.fillConvexPoly(mask, pts, 1)
+            c_seen = float(((seen[y0:y1, x0:x1] == index + 1) & (mask > 0)).sum())
             share = c_seen / c_area if c_area > 0 else 0.0
             best = max(best, share)
             if share >= MIN_CORNER:
