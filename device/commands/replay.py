@@ -33,6 +33,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--fps", type=float, default=10.0, help="frame rate of a picture folder")
     parser.add_argument("--check", action="store_true",
                         help="compare with the record beside the video (plays, latency)")
+    parser.add_argument("--oracle", action="store_true",
+                        help="simulated videos only: read the cards from the simulation instead "
+                        "of the detector, to measure the tracker alone")
 
 
 def _inputs(path: Path) -> list[Path]:
@@ -173,6 +176,16 @@ def _check(result: dict[str, Any], truth: dict[str, Any]) -> dict[str, Any]:
     if delays:
         out["delay_s"] = {"median": round(delays[len(delays) // 2], 3),
                           "max": round(delays[-1], 3)}
+    verdict = result.get("verdict")
+    if verdict and "violations" in verdict:
+        injected = list(((truth.get("meta") or {}).get("simulated") or {}).get("illegal") or [])
+        flagged = sorted({v["play"] for v in verdict["violations"]})
+        out["illegal"] = {"injected": injected, "flagged": flagged,
+                          "missed": [i for i in injected if i not in flagged],
+                          "false": [i for i in flagged if i not in injected]}
+        true_verdict = _judge(truth)
+        if true_verdict and "score" in true_verdict:
+            out["score_equal"] = verdict.get("score") == true_verdict["score"]
     return out
 
 
@@ -191,14 +204,16 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"replay: --contract is not JSON ({exc})", file=sys.stderr)
         return 2
-    from vision.detector import load_detector
+    detector = None
+    if not args.oracle:
+        from vision.detector import load_detector
 
-    try:
-        kw = {} if args.conf is None else {"conf": args.conf}
-        detector = load_detector(args.model or config.detector.model, args.backend, **kw)
-    except ValueError as exc:
-        print(f"replay: {exc}", file=sys.stderr)
-        return 2
+        try:
+            kw = {} if args.conf is None else {"conf": args.conf}
+            detector = load_detector(args.model or config.detector.model, args.backend, **kw)
+        except ValueError as exc:
+            print(f"replay: {exc}", file=sys.stderr)
+            return 2
     results = []
     inputs = _inputs(args.path)
     for path in inputs:
@@ -211,6 +226,12 @@ def run(args: argparse.Namespace) -> int:
                                ("contract", contract)):
                 if value:
                     referee[key] = value
+            if args.oracle:
+                if not (truth or {}).get("meta", {}).get("simulated"):
+                    raise ValueError(f"{path}: --oracle needs the simulation's record beside it")
+                from vision.simulate import OracleDetector
+
+                detector = OracleDetector(truth)
             result = replay(path, detector, referee=referee, config=config, fps=args.fps)
         except ValueError as exc:  # SourceError, a bad record beside the video
             print(f"replay: {exc}", file=sys.stderr)

@@ -221,6 +221,9 @@ def test_replay_command_errors(tmp_path, capsys) -> None:
     assert "--contract is not JSON" in capsys.readouterr().err
     assert belote(["replay", str(tmp_path), "--model", str(tmp_path / "nope.onnx")]) == 2
     assert "nope.onnx" in capsys.readouterr().err
+    cv2.imwrite(str(tmp_path / "a.png"), np.zeros((8, 8, 3), np.uint8))
+    assert belote(["replay", str(tmp_path), "--oracle"]) == 2
+    assert "--oracle needs the simulation's record" in capsys.readouterr().err
 
 
 def test_replay_pipeline_on_a_picture_folder(tmp_path, monkeypatch, capsys) -> None:
@@ -297,5 +300,6 @@ def test_replay_takes_the_referee_inputs_and_calibration_from_the_record_beside(
     assert belote(["replay", str(tmp_path), "--json", "--check"]) == 0
     [out] = json.loads(capsys.readouterr().out)  # a folder of videos gives a list
     assert out["check"]["exact"] and out["check"]["right"] == 4
+    assert out["check"]["illegal"] == {"injected": [], "flagged": [], "missed": [], "false": []}
     assert 0.1 <= out["check"]["delay_s"]["median"] <= 0.5
     assert out["verdict"]["tricks"] == [{"leader": "N", "winner": "S", "points": 11}]
