@@ -252,7 +252,7 @@ def audit(rules: RuleSet, contract: Contract, dealer: Seat, plays: Sequence[tupl
     seat held at that moment. Legality violations have `proven_by` None.
     """
     t = tables(contract.trump, rules)
-    seat_i = {seat: i for i, seat in enumerate(Seat)}  # lists by seat: enum hashing is slow
+    seat_i = {seat: i for i, seat in enumerate(Seat)}  # hands as a list by seat number
     who = [seat_i[seat] for seat, _ in plays]
     idx = [card.index for _, card in plays]
     played = 0
