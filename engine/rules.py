@@ -119,10 +119,11 @@ class RuleSet:
         ("nearest10", "none"))
     contract_rule: str = _knob(
         "ffb",
-        "What the takers need. ffb: total incl. belote and annonces ≥ bid AND > defence; "
-        "card82-and-bid (004): card points ≥ 82 AND cards + annonces + belote ≥ bid; bid-only "
-        "(FunBelote, GameDuell): ≥ bid; belote82 (CoinchePassion, belote-501): ≥ 82 incl. "
-        "belote AND more than the defence.",
+        "What the takers need. ffb: total incl. belote and annonces ≥ bid AND > defence (FFB; "
+        "GameDuell 003 'son contrat de 82 points', 'en cas de litige l'équipe qui a pris perd "
+        "ses points'); card82-and-bid (004): card points ≥ 82 AND cards + annonces + belote ≥ "
+        "bid; bid-only (FunBelote 'supérieur ou égal au contrat'): ≥ bid; belote82 "
+        "(CoinchePassion, belote-501): ≥ 82 incl. belote AND more than the defence.",
         ("ffb", "card82-and-bid", "bid-only", "belote82"))
     scoring_mode: str = _knob(
         "made+bid",
@@ -308,7 +309,7 @@ PRESETS: dict[str, RuleSet] = {
         _preset(
             "gameduell-contree", direction="clockwise", overtrump_partner_on_cut=True,
             trump_modes=list(_SUIT_MODES), capot_bid=260, generale_bid=500, annonces=False,
-            rounding="none", contract_rule="bid-only", coinched_scoring="multiply-bid",
+            rounding="none", coinched_scoring="multiply-bid",
             belote_multiplied=False, failed_base=162, capot="ffb", capot_takes_annonces=False,
             generale_last_trick=350, target=1000),
         _preset(

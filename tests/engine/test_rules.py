@@ -37,6 +37,7 @@ PRESET_TABLE = [
     ("gameduell-contree", "annonces", False),
     ("gameduell-contree", "capot", "ffb"),  # 003: "le dernier pli vaut alors 100 points"
     ("gameduell-contree", "rounding", "none"),
+    ("gameduell-contree", "contract_rule", "ffb"),  # 003: a litige loses; "contrat de 82"
     ("gameduell-contree", "coinched_scoring", "multiply-bid"),
     ("gameduell-contree", "coinched_made_base", "points"),
     ("coinche-1000", "undertrump", "required"),

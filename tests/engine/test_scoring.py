@@ -201,6 +201,10 @@ GD = [
     ("made", 80, 97, {}, ("made", 177, 65)),
     # failed: 162 + 80 = 242
     ("failed", 80, 70, {}, ("failed", 0, 242)),
+    # bid 80 and 81-81: a litige, "l'équipe qui a pris perd ses points": 162 + 80
+    ("litige", 80, 81, {}, ("litige", 0, 242)),
+    # 80 reaches the bid but not the defence's 82: failed ("son contrat de 82 points")
+    ("80 against 82", 80, 80, {}, ("failed", 0, 242)),
     # contré made: 97 + 2 x 80 = 257, + belote 20
     ("contre made", 80, 97, {"coinche": 2, "belote": (N,)}, ("made", 277, 0)),
     # contré failed: 162 + 2 x 80 = 322; surcontré 162 + 4 x 80 = 482
