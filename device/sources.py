@@ -93,16 +93,24 @@ class PiCameraSource:
         )
         self._cam.configure(config)
         self._cam.start()
-        self._index = 0
+        self._period_ns = 1e9 / float(fps)
+        self._first_ns: int | None = None
+        self._index = -1
 
     def read(self) -> Frame | None:
         import cv2
 
         try:
-            (main, lores), _meta = self._cam.capture_arrays(["main", "lores"])
+            (main, lores), meta = self._cam.capture_arrays(["main", "lores"])
         except Exception:  # a camera unplugged mid-capture: the wrapper reopens it
             return None
-        self._index += 1
+        # Number frames by the sensor's clock, so frames we were too busy to take show as gaps.
+        stamp = meta.get("SensorTimestamp") if isinstance(meta, dict) else None
+        if stamp is None:
+            self._index += 1
+        else:
+            self._first_ns = stamp if self._first_ns is None else self._first_ns
+            self._index = max(self._index + 1, round((stamp - self._first_ns) / self._period_ns))
         image = cv2.cvtColor(lores, cv2.COLOR_YUV2BGR_I420)
         return Frame(image, time.monotonic(), main, self._index)
 
@@ -136,6 +144,7 @@ class OpenCVSource:
             self._cap.set(cv2.CAP_PROP_FRAME_HEIGHT, size[1])
         if fps:
             self._cap.set(cv2.CAP_PROP_FPS, fps)
+        self._cap.set(cv2.CAP_PROP_BUFFERSIZE, 1)  # the newest frame, not one queued seconds ago
         self._lores_width = lores_width
         self._index = 0
 

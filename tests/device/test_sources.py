@@ -151,3 +151,53 @@ def test_backoff_doubles_and_is_capped() -> None:
     gaps = [round(b - a) for a, b in itertools.pairwise(attempts)]
     assert gaps[:4] == [1, 2, 4, 4]
     assert src.state == "down"
+
+
+class _FakePicamera2:
+    """Just enough of picamera2.Picamera2 to check how the source drives it."""
+
+    def __init__(self) -> None:
+        self.config = None
+        self.stamps = iter([1_000_000_000 + k * 66_666_667 for k in (0, 1, 3, 4)])  # 15 fps
+
+    def create_video_configuration(self, main, lores, controls):
+        return {"main": main, "lores": lores, "controls": controls}
+
+    def configure(self, config) -> None:
+        self.config = config
+
+    def start(self) -> None:
+        pass
+
+    def capture_arrays(self, names):
+        w, h = self.config["lores"]["size"]
+        yuv = np.full((h * 3 // 2, w), 128, np.uint8)  # I420: mid grey, no colour
+        mw, mh = self.config["main"]["size"]
+        return [np.zeros((mh, mw, 3), np.uint8), yuv], {"SensorTimestamp": next(self.stamps)}
+
+    def stop(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def test_picamera2_source_reads_lores_for_the_detector_and_main_for_evidence(monkeypatch) -> None:
+    import sys
+    import types
+
+    from device.sources import PiCameraSource
+
+    module = types.ModuleType("picamera2")
+    module.Picamera2 = _FakePicamera2  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "picamera2", module)
+    src = open_source("picamera2", size=(1280, 720), lores_size=(320, 180))
+    assert isinstance(src, PiCameraSource)
+    cfg = src._cam.config
+    assert cfg["main"] == {"size": (1280, 720), "format": "RGB888"}
+    assert cfg["lores"]["format"] == "YUV420"
+    frames = [src.read() for _ in range(4)]
+    assert frames[0].image.shape == (180, 320, 3) and frames[0].full.shape == (720, 1280, 3)
+    assert abs(int(frames[0].image.mean()) - 128) <= 2
+    assert [f.index for f in frames] == [0, 1, 3, 4]  # frame 2 was missed: the loop counts it
+    src.close()
