@@ -130,6 +130,7 @@ def replay(
         "source": str(path),
         "frames": health.frames,
         "fps": round(health.frames / elapsed, 2) if elapsed > 0 else None,
+        "ms": health.to_json()["ms"],  # per stage (read, detect, track, store), smoothed
         "record": record,
         "verdict": _judge(record),
         "plays": plays,
@@ -250,8 +251,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _print_text(result: dict[str, Any]) -> None:
+    ms = ", ".join(f"{k} {v:.2f}" for k, v in result["ms"].items())
     print(f"{result['source']}: {len(result['plays'])} plays in {result['frames']} frames "
-          f"({result['fps']} frames/s)")
+          f"({result['fps']} frames/s; ms per frame: {ms})")
     for i, p in enumerate(result["plays"]):
         mark = "  ? " + ", ".join(f"{c} {v:.2f}" for c, v in p["alternatives"]) \
             if p["uncertain"] else ""
