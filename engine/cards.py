@@ -41,7 +41,7 @@ class Suit(enum.Enum):
         return _FRENCH_SUITS[self]
 
     def __str__(self) -> str:
-        return self.value
+        return self._value_
 
     def __repr__(self) -> str:
         return f"Suit.{self.name}"
@@ -90,7 +90,7 @@ class Rank(enum.Enum):
         return _FRENCH_RANKS[self]
 
     def __str__(self) -> str:
-        return self.value
+        return self._value_
 
     def __repr__(self) -> str:
         return f"Rank.{self.name}"
@@ -175,6 +175,8 @@ class Team(enum.Enum):
     NS = "NS"
     EW = "EW"
 
+    __hash__ = object.__hash__
+
     @property
     def other(self) -> Team:
         return Team.EW if self is Team.NS else Team.NS
@@ -184,7 +186,7 @@ class Team(enum.Enum):
         return (Seat.N, Seat.S) if self is Team.NS else (Seat.E, Seat.W)
 
     def __str__(self) -> str:
-        return self.value
+        return self._value_
 
 
 class Seat(enum.Enum):
@@ -212,7 +214,7 @@ class Seat(enum.Enum):
 
     @property
     def team(self) -> Team:
-        return Team.NS if self in (Seat.N, Seat.S) else Team.EW
+        return _TEAM[self]
 
     def next(self, clockwise: bool = False) -> Seat:
         """The seat that plays after this one. Counterclockwise (default): N → W → S → E."""
@@ -227,12 +229,13 @@ class Seat(enum.Enum):
             seat = seat.next(clockwise)
 
     def __str__(self) -> str:
-        return self.value
+        return self._value_
 
     def __repr__(self) -> str:
         return f"Seat.{self.name}"
 
 
+_TEAM = {Seat.N: Team.NS, Seat.S: Team.NS, Seat.E: Team.EW, Seat.W: Team.EW}
 _PARTNER = {Seat.N: Seat.S, Seat.S: Seat.N, Seat.E: Seat.W, Seat.W: Seat.E}
 _COUNTERCLOCKWISE = (Seat.N, Seat.W, Seat.S, Seat.E)
 _CLOCKWISE = (Seat.N, Seat.E, Seat.S, Seat.W)

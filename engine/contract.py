@@ -30,6 +30,8 @@ class Trump(enum.Enum):
     NO_TRUMP = "SA"
     ALL_TRUMP = "TA"
 
+    __hash__ = object.__hash__
+
     @classmethod
     def from_str(cls, text: str) -> Trump:
         if not isinstance(text, str):
@@ -49,7 +51,7 @@ class Trump(enum.Enum):
         return self is Trump.ALL_TRUMP or self.value == suit.value
 
     def __str__(self) -> str:
-        return self.value
+        return self._value_
 
     def __repr__(self) -> str:
         return f"Trump.{self.name}"
@@ -88,7 +90,7 @@ class Contract:
         try:
             taker = Seat.from_str(str(data["taker"]))
         except CardError as exc:
-            raise ContractError(f"contract taker: {exc}") from None
+            raise ContractError(f"contract.taker: {exc}") from None
         bid = data["bid"]
         if isinstance(bid, str) and bid.lower() in ("capot", "generale", "générale"):
             bid = "generale" if bid.lower() != "capot" else "capot"
