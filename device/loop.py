@@ -233,7 +233,7 @@ class Companion:
         def opener() -> Any:
             return open_source(
                 cam.source, size=(cam.width, cam.height),
-                lores_size=(cam.lores_width, cam.lores_height), fps=cam.fps,
+                lores_size=(cam.lores_width, cam.lores_height), fps=cam.fps, realtime=True,
             )
 
         first = opener()  # a typo in the source fails now, loudly, not in a retry loop

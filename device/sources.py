@@ -226,14 +226,41 @@ class ImageFolderSource:
         self._index = len(self.files)
 
 
+class RealTimeSource:
+    """Plays a recorded source at its own pace (a video shown live, for demos and `belote run`)."""
+
+    live = False
+
+    def __init__(self, source: FrameSource, clock: Callable[[], float] = time.monotonic,
+                 sleep: Callable[[float], None] = time.sleep) -> None:
+        self.source, self._clock, self._sleep = source, clock, sleep
+        self._start: float | None = None
+
+    def read(self) -> Frame | None:
+        frame = self.source.read()
+        if frame is None:
+            return None
+        if self._start is None:
+            self._start = self._clock() - frame.time
+        wait = self._start + frame.time - self._clock()
+        if wait > 0:
+            self._sleep(wait)
+        return frame
+
+    def close(self) -> None:
+        self.source.close()
+
+
 def open_source(
     spec: str,
     *,
     size: tuple[int, int] | None = None,
     lores_size: tuple[int, int] = (640, 360),
     fps: float = 15.0,
+    realtime: bool = False,
 ) -> FrameSource:
-    """Open a source from its text form: `picamera2`, `0` / `usb:0`, a URL, a video or a folder."""
+    """Open a source from its text form: `picamera2`, `0` / `usb:0`, a URL, a video or a folder.
+    `realtime`: play a video or folder at its own pace rather than as fast as possible."""
     spec = spec.strip()
     if spec == "picamera2":
         return PiCameraSource(size or (2304, 1296), lores_size, fps)
@@ -247,10 +274,13 @@ def open_source(
     if device is not None:
         return OpenCVSource(device, size, fps, lores_size[0])
     path = Path(spec)
+    recorded: FrameSource | None = None
     if path.is_dir():
-        return ImageFolderSource(path, fps, lores_size[0])
-    if path.is_file():
-        return VideoFileSource(path, lores_size[0])
+        recorded = ImageFolderSource(path, fps, lores_size[0])
+    elif path.is_file():
+        recorded = VideoFileSource(path, lores_size[0])
+    if recorded is not None:
+        return RealTimeSource(recorded) if realtime else recorded
     raise SourceError(
         f"source {spec!r}: not a camera (picamera2, 0, usb:0, rtsp://…), video file or folder"
     )

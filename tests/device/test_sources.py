@@ -201,3 +201,19 @@ def test_picamera2_source_reads_lores_for_the_detector_and_main_for_evidence(mon
     assert abs(int(frames[0].image.mean()) - 128) <= 2
     assert [f.index for f in frames] == [0, 1, 3, 4]  # frame 2 was missed: the loop counts it
     src.close()
+
+
+def test_realtime_source_plays_a_recording_at_its_own_pace(tmp_path) -> None:
+    from device.sources import RealTimeSource
+
+    for i in range(4):
+        cv2.imwrite(str(tmp_path / f"{i}.png"), _picture(i, 32, 24))
+    clock = _Clock()
+    clock.now = 100.0
+    src = RealTimeSource(ImageFolderSource(tmp_path, fps=2), clock=clock, sleep=clock.sleep)
+    seen = []
+    while (frame := src.read()) is not None:
+        seen.append((frame.time, clock.now))
+    assert seen == [(0.0, 100.0), (0.5, 100.5), (1.0, 101.0), (1.5, 101.5)]
+    assert not isinstance(open_source(str(tmp_path)), RealTimeSource)
+    assert isinstance(open_source(str(tmp_path), realtime=True), RealTimeSource)
