@@ -313,8 +313,9 @@ class TableTracker:
         top = readings[0][0]
         if not view.open:
             self._start_deal(out)
-        if view.prise and tr.zone == TRICK and not view.plays and view.turned_card is None \
-                and view.contract is None:
+        # Belote prise: the first card shown before the contract is the turned card, wherever
+        # it lies (the auction is not over, so nobody has played yet).
+        if view.prise and not view.plays and view.turned_card is None and view.contract is None:
             tr.state, tr.card = "turned", top
             self._emit(out, "turned_card", {"card": top})
             return
