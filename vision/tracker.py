@@ -15,9 +15,10 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
+from vision.card_track import CardTrack, count_since, dist
 from vision.deal_view import DealView
 from vision.detections import Detection
 from vision.geometry import OUTSIDE, TRICK, TableGeometry
@@ -49,54 +50,6 @@ class TrackerSettings:
         return cls(**{k: v for k, v in dict(cfg).items() if k in names})
 
 
-@dataclass(eq=False)
-class _Track:
-    """One card lying on the felt, followed from frame to frame."""
-
-    box: tuple[float, float, float, float] | None
-    zone: str
-    first_seen: float
-    last_seen: float
-    anchor: tuple[float, float] = (0.0, 0.0)  # where it came to rest
-    settled_since: float = 0.0
-    times: deque[float] = field(default_factory=lambda: deque(maxlen=256))
-    votes: dict[str, float] = field(default_factory=dict)
-    conf: dict[str, list[float]] = field(default_factory=dict)
-    state: str = "candidate"  # candidate | played | gathered | turned | ignored
-    card: str | None = None  # the name it was recorded under
-
-    @property
-    def size(self) -> float:
-        if self.box is None:
-            return 0.0
-        x0, y0, x1, y1 = self.box
-        return max(x1 - x0, y1 - y0, 1.0)
-
-    @property
-    def center(self) -> tuple[float, float]:
-        assert self.box is not None
-        x0, y0, x1, y1 = self.box
-        return ((x0 + x1) / 2, (y0 + y1) / 2)
-
-    def readings(self) -> list[tuple[str, float]]:
-        """Card names by vote share, best first (a restored play, never seen yet: its name)."""
-        if not self.votes:
-            return [(self.card or "", 1.0)]
-        total = sum(self.votes.values()) or 1.0
-        return sorted(((c, v / total) for c, v in self.votes.items()), key=lambda cv: -cv[1])
-
-    def see(self, t: float, det: Detection, zone: str, settle: float) -> None:
-        self.box, self.last_seen = det.box, t
-        self.times.append(t)
-        cx, cy = self.center
-        if abs(cx - self.anchor[0]) + abs(cy - self.anchor[1]) > settle * self.size:
-            self.anchor, self.settled_since, self.zone = (cx, cy), t, zone
-        self.votes[det.card] = self.votes.get(det.card, 0.0) + det.confidence
-        self.conf.setdefault(det.card, []).append(det.confidence)
-        for card, c in det.alternatives:
-            self.votes[card] = self.votes.get(card, 0.0) + c
-
-
 class TableTracker:
     """Detections → events. Feed every frame, in time order; `observe` the referee's events."""
 
@@ -109,7 +62,7 @@ class TableTracker:
         self.geometry = geometry
         self.settings = settings or TrackerSettings()
         self.view = DealView(rules)
-        self.tracks: list[_Track] = []
+        self.tracks: list[CardTrack] = []
         self._frames: deque[float] = deque(maxlen=512)
         self._empty_since: float | None = None
         self._now = 0.0
@@ -122,7 +75,7 @@ class TableTracker:
         for e in events:
             self.view.apply(e.to_json() if hasattr(e, "to_json") else e)
         self.tracks = [
-            _Track(None, TRICK, -1.0, float("nan"), state="played", card=card)
+            CardTrack(None, TRICK, -1.0, float("nan"), state="played", card=card)
             for _seat, card in self.view.trick_plays
         ]
 
@@ -222,11 +175,11 @@ class TableTracker:
                 moved.see(t, d, z, s.settle)
                 continue
             cx, cy = d.center
-            tr = _Track(None, z, t, t, anchor=(cx, cy), settled_since=t)
+            tr = CardTrack(None, z, t, t, anchor=(cx, cy), settled_since=t)
             tr.see(t, d, z, s.settle)
             self.tracks.append(tr)
 
-    def _moved_play(self, d: Detection, t: float) -> _Track | None:
+    def _moved_play(self, d: Detection, t: float) -> CardTrack | None:
         """The played card `d` names, if it has left its place (unseen there for a while): one
         misread frame elsewhere must not drag a card that is merely hidden for an instant."""
         for tr in self.tracks:
@@ -235,22 +188,22 @@ class TableTracker:
                 return tr
         return None
 
-    def _steady(self, tr: _Track, t: float) -> bool:
+    def _steady(self, tr: CardTrack, t: float) -> bool:
         s = self.settings
         if t - tr.settled_since < s.steady_s - 1e-6:
             return False
         # Judge the whole time it has lain still (up to 1 s), so two unlucky misses right after
         # it landed delay it by a frame, not by a whole window.
         since = max(tr.settled_since, t - max(1.0, s.steady_s)) - 1e-6
-        frames = _count_since(self._frames, since)
-        hits = _count_since(tr.times, since)
+        frames = count_since(self._frames, since)
+        hits = count_since(tr.times, since)
         # A card that stays put is real even if the detector only sees it every other frame:
         # the share asked for falls to half of hit_ratio over the next second, with more hits.
         age = t - tr.settled_since - s.steady_s
         ratio = s.hit_ratio * max(0.5, 1.0 - 0.5 * age)
         return frames > 0 and hits >= max(2 if age < 0.1 else 4, ratio * frames)
 
-    def _should_wait(self, tr: _Track, t: float) -> bool:
+    def _should_wait(self, tr: CardTrack, t: float) -> bool:
         """Hold a steady card a little while its name is in doubt, or while a card that landed
         before it (or belongs to the player whose turn it is) is not confirmed yet: plays must be
         recorded in the order they were made."""
@@ -306,7 +259,7 @@ class TableTracker:
         if self.view.gathered >= 8:
             self._emit(out, "deal_over", {})  # gathered cards stay known until the next deal
 
-    def _commit(self, tr: _Track, t: float, out: list[Event]) -> None:
+    def _commit(self, tr: CardTrack, t: float, out: list[Event]) -> None:
         """A candidate has settled: record it as a play (or a turned card, or a moved play)."""
         view, s = self.view, self.settings
         readings = tr.readings()
@@ -325,7 +278,7 @@ class TableTracker:
             if old.last_seen < t and old.readings()[0][0] == top:
                 self._merge(tr, old)  # the same card, moved while nobody saw it
                 return
-            if old.box is not None and _dist(tr.center, old.center) <= s.match * old.size:
+            if old.box is not None and dist(tr.center, old.center) <= s.match * old.size:
                 tr.state = "ignored"  # an echo of a card already recorded, lying there
                 return
         if view.complete:
@@ -372,13 +325,13 @@ class TableTracker:
         self._emit(out, "correction", {"play": index, "card": best, "before": card})
         old.card = best
 
-    def _merge(self, new: _Track, old: _Track) -> None:
+    def _merge(self, new: CardTrack, old: CardTrack) -> None:
         old.box, old.last_seen, old.zone = new.box, new.last_seen, new.zone
         old.anchor, old.settled_since = new.anchor, new.settled_since
         new.state = "ignored"
         self.tracks.remove(new)
 
-    def _seat(self, tr: _Track) -> tuple[str, bool]:
+    def _seat(self, tr: CardTrack) -> tuple[str, bool]:
         """Where the card landed says who played it; in the middle, the engine's turn does."""
         if tr.zone in _SEATS:
             return tr.zone, True
@@ -414,20 +367,6 @@ class TableTracker:
     def on_table(self) -> list[str]:
         """Cards recorded and still seen lying on the felt."""
         return [tr.card for tr in self.tracks if tr.state == "played" and tr.card]
-
-
-def _dist(a: tuple[float, float], b: tuple[float, float]) -> float:
-    return ((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5
-
-
-def _count_since(times: deque[float], since: float) -> int:
-    """How many of the (sorted) times are at or after `since`, counting from the newest."""
-    n = 0
-    for x in reversed(times):
-        if x < since:
-            break
-        n += 1
-    return n
 
 
 def replay_detections(

@@ -1,0 +1,79 @@
+"""One card lying on the felt, followed from frame to frame by the table tracker: where it rests,
+when it was seen, and the votes of every reading of its name.
+
+>>> from vision.detections import Detection
+>>> tr = CardTrack(None, "N", 0.0, 0.0)
+>>> tr.see(0.0, Detection("JH", 0.9, (0, 0, 57, 88), (("JD", 0.1),)), "N", 0.15)
+>>> tr.readings()
+[('JH', 0.9), ('JD', 0.1)]
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+from vision.detections import Detection
+
+
+@dataclass(eq=False)
+class CardTrack:
+    """One card lying on the felt, followed from frame to frame."""
+
+    box: tuple[float, float, float, float] | None
+    zone: str
+    first_seen: float
+    last_seen: float
+    anchor: tuple[float, float] = (0.0, 0.0)  # where it came to rest
+    settled_since: float = 0.0
+    times: deque[float] = field(default_factory=lambda: deque(maxlen=256))
+    votes: dict[str, float] = field(default_factory=dict)
+    conf: dict[str, list[float]] = field(default_factory=dict)
+    state: str = "candidate"  # candidate | played | gathered | turned | ignored
+    card: str | None = None  # the name it was recorded under
+
+    @property
+    def size(self) -> float:
+        if self.box is None:
+            return 0.0
+        x0, y0, x1, y1 = self.box
+        return max(x1 - x0, y1 - y0, 1.0)
+
+    @property
+    def center(self) -> tuple[float, float]:
+        assert self.box is not None
+        x0, y0, x1, y1 = self.box
+        return ((x0 + x1) / 2, (y0 + y1) / 2)
+
+    def readings(self) -> list[tuple[str, float]]:
+        """Card names by vote share, best first (a restored play, never seen yet: its name)."""
+        if not self.votes:
+            return [(self.card or "", 1.0)]
+        total = sum(self.votes.values()) or 1.0
+        return sorted(((c, v / total) for c, v in self.votes.items()), key=lambda cv: -cv[1])
+
+    def see(self, t: float, det: Detection, zone: str, settle: float) -> None:
+        self.box, self.last_seen = det.box, t
+        self.times.append(t)
+        cx, cy = self.center
+        if abs(cx - self.anchor[0]) + abs(cy - self.anchor[1]) > settle * self.size:
+            self.anchor, self.settled_since, self.zone = (cx, cy), t, zone
+        self.votes[det.card] = self.votes.get(det.card, 0.0) + det.confidence
+        self.conf.setdefault(det.card, []).append(det.confidence)
+        for card, c in det.alternatives:
+            self.votes[card] = self.votes.get(card, 0.0) + c
+
+
+def dist(a: tuple[float, float], b: tuple[float, float]) -> float:
+    """Distance between two points in pixels."""
+    return ((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5
+
+
+def count_since(times: deque[float], since: float) -> int:
+    """How many of the (sorted) times are at or after `since`, counting from the newest."""
+    n = 0
+    for x in reversed(times):
+        if x < since:
+            break
+        n += 1
+    return n
