@@ -1,0 +1,172 @@
+"""The second stage: crop geometry, crop labels, the ONNX classifier's output, and `refine`."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.crops import CROP, LABELS, NONE, PAD, crops_of, jitter_box, square_crop
+from vision.detections import CLASS_NAMES, Detection
+from vision.two_stage import refine, refine_boxes
+
+ROOT = Path(__file__).resolve().parents[2]
+SHIPPED = ROOT / "models" / "card_classifier.onnx"
+HELD_OUT_DECK = ROOT / "cache" / "artwork" / "heruka"
+
+
+def _table(box: tuple[int, int, int, int]) -> np.ndarray:
+    """Green felt with one red 'card' filling `box`."""
+    image = np.zeros((200, 300, 3), np.uint8)
+    image[:] = (40, 140, 40)
+    x0, y0, x1, y1 = box
+    image[y0:y1, x0:x1] = (30, 30, 220)
+    return image
+
+
+def test_square_crop_keeps_the_card_centred_and_pads_the_short_side() -> None:
+    crop = square_crop(_table((100, 40, 150, 120)), (100, 40, 150, 120))
+    assert crop.shape == (CROP, CROP, 3)
+    assert tuple(crop[CROP // 2, CROP // 2]) == (30, 30, 220)  # the card in the middle
+    assert tuple(crop[CROP // 2, 0]) == (PAD, PAD, PAD)  # a tall box: grey left and right
+    assert tuple(crop[0, CROP // 2]) == (30, 30, 220)  # ... and the card fills the height
+
+
+def test_square_crop_of_a_box_past_the_edge_is_padded() -> None:
+    image = _table((250, 150, 300, 200))
+    crop = square_crop(image, (250, 150, 350, 250))  # half of it outside the image
+    assert tuple(crop[5, 5]) == (30, 30, 220)
+    assert tuple(crop[-5, -5]) == (PAD, PAD, PAD)
+    assert square_crop(image, (400, 400, 500, 500)).std() == 0  # wholly outside: all grey
+
+
+def test_jittered_boxes_stay_close_to_the_card() -> None:
+    rng = random.Random(1)
+    for _ in range(200):
+        x0, y0, x1, y1 = jitter_box((100, 40, 150, 120), rng, amount=0.13)
+        assert abs(x0 - 100) <= 0.13 * 50 + 1e-6 and abs(y1 - 120) <= 0.13 * 80 + 1e-6
+        assert x1 > x0 and y1 > y0
+
+
+def test_crops_label_cards_veto_backs_and_skip_unreadable_cards() -> None:
+    image = _table((100, 40, 150, 120))
+    cards = [
+        {"card": "JH", "box": [100, 40, 150, 120], "visible": 1.0, "labelled": True},
+        {"card": "back", "box": [10, 10, 60, 90], "visible": 0.9, "labelled": False},
+        {"card": "2S", "box": [200, 10, 250, 90], "visible": 0.2, "labelled": False},
+        {"card": "KS", "box": [160, 100, 210, 180], "visible": 0.1, "labelled": False},
+    ]
+    labels = [label for _, label in crops_of(image, cards, random.Random(0), per_card=3, felt=0)]
+    assert labels == [CLASS_NAMES.index("JH")] * 3 + [NONE]
+    assert LABELS[NONE] == "none" and len(LABELS) == 33
+
+
+class _Fixed:
+    """A stand-in classifier returning given probability rows."""
+
+    def __init__(self, rows: list[dict[str, float]]) -> None:
+        self.rows = rows
+
+    def probabilities(self, bgr: np.ndarray, boxes: object) -> np.ndarray:
+        out = np.full((len(self.rows), len(LABELS)), 1e-4, np.float32)
+        for i, row in enumerate(self.rows):
+            for name, p in row.items():
+                out[i, LABELS.index(name)] = p
+        return out / out.sum(axis=1, keepdims=True)
+
+
+def _det(card: str, x: float, conf: float = 0.6, alts: tuple = ()) -> Detection:
+    return Detection(card, conf, (x, 10.0, x + 40, 70.0), alts)
+
+
+def test_refine_drops_none_keeps_one_per_card_and_fills_alternatives() -> None:
+    image = np.zeros((100, 300, 3), np.uint8)
+    dets = [_det("JH", 0), _det("7S", 50), _det("JD", 100), _det("QC", 150)]
+    reader = _Fixed(
+        [
+            {"JH": 0.8, "JD": 0.15},
+            {"none": 0.9, "7S": 0.1},  # a back the detector took for a card
+            {"JH": 0.6, "JD": 0.3},  # a second JH: the weaker one goes
+            {"QC": 0.3, "QS": 0.3, "none": 0.4},  # unsure: below min_prob and none wins
+        ]
+    )
+    out = refine(image, dets, reader, min_prob=0.5)  # type: ignore[arg-type]
+    assert [d.card for d in out] == ["JH"]
+    assert out[0].box == dets[0].box
+    assert out[0].alternatives[0][0] == "JD"
+    expected = reader.probabilities(image, None)[0, LABELS.index("JH")]
+    assert out[0].confidence == pytest.approx(expected, abs=1e-6)
+
+
+def test_refine_can_weigh_the_detectors_reading() -> None:
+    image = np.zeros((100, 300, 3), np.uint8)
+    dets = [_det("KH", 0, conf=0.9, alts=(("KD", 0.05),))]
+    reader = _Fixed([{"KD": 0.55, "KH": 0.45}])
+    assert refine(image, dets, reader, min_prob=0.1)[0].card == "KD"  # type: ignore[arg-type]
+    both = refine(image, dets, reader, min_prob=0.1, detector_weight=0.5)  # type: ignore[arg-type]
+    assert both[0].card == "KH"
+
+
+def test_refine_boxes_reads_class_agnostic_boxes() -> None:
+    image = np.zeros((100, 300, 3), np.uint8)
+    reader = _Fixed([{"AS": 0.9}, {"none": 0.95}])
+    out = refine_boxes(image, [(0, 0, 40, 60), (50, 0, 90, 60)], reader)  # type: ignore[arg-type]
+    assert [(d.card, d.box) for d in out] == [("AS", (0.0, 0.0, 40.0, 60.0))]
+
+
+@pytest.fixture(scope="module")
+def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An untrained CardNet exported to ONNX: enough to check shapes and probabilities."""
+    pytest.importorskip("onnxruntime")
+    torch = pytest.importorskip("torch")
+    from vision.classifier_train import CardNet, export
+
+    torch.manual_seed(0)
+    folder = tmp_path_factory.mktemp("cls")
+    torch.save({"model": CardNet().state_dict()}, folder / "tiny.pt")
+    return export(folder / "tiny.pt", folder / "tiny.onnx")
+
+
+def test_classifier_gives_ranked_probabilities_per_box(tiny_model: Path) -> None:
+    from vision.classifier import CardClassifier
+
+    classifier = CardClassifier(tiny_model)
+    image = _table((100, 40, 150, 120))
+    boxes = [(100, 40, 150, 120), (0, 0, 30, 30), (250, 150, 320, 260)]
+    probs = classifier.probabilities(image, boxes)
+    assert probs.shape == (3, len(LABELS))
+    np.testing.assert_allclose(probs.sum(axis=1), 1.0, atol=1e-4)
+    readings = classifier.classify(image, boxes, top=4)
+    assert len(readings) == 3 and all(len(r) == 4 for r in readings)
+    for r in readings:
+        assert [p for _, p in r] == sorted((p for _, p in r), reverse=True)
+        assert all(name in LABELS for name, _ in r)
+    assert classifier.classify(image, []) == []
+
+
+def test_missing_model_is_named() -> None:
+    from vision.classifier import CardClassifier
+
+    with pytest.raises(FileNotFoundError, match=r"nowhere\.onnx"):
+        CardClassifier("nowhere.onnx")
+
+
+@pytest.mark.skipif(not SHIPPED.exists(), reason="models/card_classifier.onnx not trained yet")
+@pytest.mark.skipif(not HELD_OUT_DECK.exists(), reason="held-out artwork not fetched (cache/)")
+def test_shipped_model_reads_cards_of_a_deck_it_never_saw() -> None:
+    import cv2
+
+    from vision.classifier import CardClassifier
+
+    classifier = CardClassifier(SHIPPED)
+    names = ["AS", "KH", "QD", "JC", "TS", "9H", "8D", "7C"]
+    right = 0
+    for name in names:
+        card = cv2.imread(str(HELD_OUT_DECK / f"{name}.png"), cv2.IMREAD_COLOR)
+        h, w = card.shape[:2]
+        image = np.full((h + 60, w + 60, 3), (40, 120, 40), np.uint8)
+        image[30 : 30 + h, 30 : 30 + w] = card
+        right += classifier.classify(image, [(30, 30, 30 + w, 30 + h)], top=1)[0][0][0] == name
+    assert right >= 6, f"read {right} of {len(names)} held-out cards"

@@ -1,0 +1,203 @@
+"""The card classifier: a second stage that reads which card is in each detector box.
+
+Inference runs on ONNX Runtime only (no torch at run time); training lives in
+`vision.classifier_train`. Each box is cut with `vision.crops.square_crop` (the same geometry the
+model was trained on) and all boxes of an image go through the model in one batch.
+
+    classifier = CardClassifier()                     # models/card_classifier.onnx
+    classifier.classify(bgr, [(x0, y0, x1, y1), ...]) # [[('JH', 0.97), ('JD', 0.02), ...], ...]
+
+Command line (a mode per verb):
+    python -m vision.classifier train --data data/crops_v1 --out runs/cls_v1 --epochs 9
+    python -m vision.classifier export --ckpt runs/cls_v1/last.pt --out models/card_classifier.onnx
+    python -m vision.classifier measure --real ../shared/realdev/edje_train \
+        --crops data/crops_v1/val.npz
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from vision.crops import CROP, LABELS, NONE, square_crop
+
+MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+DEFAULT_CLASSIFIER = MODELS_DIR / "card_classifier.onnx"
+
+__all__ = ["DEFAULT_CLASSIFIER", "LABELS", "NONE", "CardClassifier"]
+
+
+class CardClassifier:
+    """A loaded ONNX classifier: 33 readings per box (the 32 cards and "none")."""
+
+    def __init__(self, path: Path | str = DEFAULT_CLASSIFIER, threads: int = 2) -> None:
+        import onnxruntime as ort
+
+        path = Path(path)
+        if not path.exists():
+            raise FileNotFoundError(f"classifier model not found: {path}")
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+        self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        self.input = self.session.get_inputs()[0].name
+        self.path = path
+        self.last_ms = 0.0
+
+    def crops(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]]) -> np.ndarray:
+        """The model's input for these boxes: (N, 3, CROP, CROP) float32 BGR 0-255."""
+        batch = (
+            np.stack([square_crop(bgr, box, CROP) for box in boxes])
+            if len(boxes)
+            else (np.zeros((0, CROP, CROP, 3), np.uint8))
+        )
+        return np.ascontiguousarray(batch.transpose(0, 3, 1, 2), dtype=np.float32)
+
+    def probabilities(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]]) -> np.ndarray:
+        """(N, 33) probabilities, columns in `LABELS` order (last = "none")."""
+        start = time.perf_counter()
+        if len(boxes) == 0:
+            return np.zeros((0, len(LABELS)), np.float32)
+        (probs,) = self.session.run(None, {self.input: self.crops(bgr, boxes)})
+        self.last_ms = 1000 * (time.perf_counter() - start)
+        return np.asarray(probs, np.float32)
+
+    def classify(
+        self, bgr: np.ndarray, boxes: Sequence[Sequence[float]], top: int = 5
+    ) -> list[list[tuple[str, float]]]:
+        """For each box, its `top` readings [(card or 'none', probability), ...], best first."""
+        probs = self.probabilities(bgr, boxes)
+        out = []
+        for row in probs:
+            best = np.argsort(-row)[:top]
+            out.append([(LABELS[i], float(row[i])) for i in best])
+        return out
+
+
+def _real_boxes(root: Path) -> list[tuple[Path, list[tuple[str, list[float]]]]]:
+    labels = json.loads((root / "labels.json").read_text())["images"]
+    return [
+        (root / "images" / name, [(c["card"], c["box"]) for c in cards])
+        for name, cards in sorted(labels.items())
+    ]
+
+
+def measure(model: Path, real: Path | None, crops: Path | None) -> dict[str, object]:
+    """Top-1 accuracy on real photos' ground-truth boxes and on held-out rendered crops."""
+    import cv2
+
+    classifier = CardClassifier(model)
+    report: dict[str, object] = {"model": str(model)}
+    if real is not None:
+        right = total = as_none = 0
+        confusions: Counter[tuple[str, str]] = Counter()
+        times: list[float] = []
+        for path, cards in _real_boxes(real):
+            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if image is None:
+                continue
+            start = time.perf_counter()
+            readings = classifier.classify(image, [box for _, box in cards], top=1)
+            times.append((time.perf_counter() - start) * 1000 / len(cards))
+            for (truth, _), reading in zip(cards, readings, strict=True):
+                total += 1
+                right += reading[0][0] == truth
+                as_none += reading[0][0] == "none"
+                if reading[0][0] != truth:
+                    confusions[(truth, reading[0][0])] += 1
+        report["real_boxes"] = total
+        report["real_top1"] = round(right / max(total, 1), 4)
+        report["real_as_none"] = round(as_none / max(total, 1), 4)
+        report["real_confusions"] = [f"{t}->{p} x{n}" for (t, p), n in confusions.most_common(12)]
+        report["real_ms_per_box"] = round(float(np.median(times)), 3) if times else None
+    if crops is not None:
+        data = np.load(crops)
+        x, y = data["x"], data["y"].astype(np.int64)
+        preds = []
+        for i in range(0, len(x), 256):
+            batch = np.ascontiguousarray(x[i : i + 256].transpose(0, 3, 1, 2), dtype=np.float32)
+            preds.append(classifier.session.run(None, {classifier.input: batch})[0].argmax(1))
+        pred = np.concatenate(preds)
+        card = y != NONE
+        report["render_crops"] = len(y)
+        report["render_top1"] = round(float((pred == y).mean()), 4)
+        report["render_card_top1"] = round(float((pred[card] == y[card]).mean()), 4)
+        report["render_none_as_card"] = round(float((pred[~card] != NONE).mean()), 4)
+        report["render_card_as_none"] = round(float((pred[card] == NONE).mean()), 4)
+        wrong = Counter((LABELS[t], LABELS[p]) for t, p in zip(y, pred, strict=True) if t != p)
+        report["render_confusions"] = [f"{t}->{p} x{n}" for (t, p), n in wrong.most_common(12)]
+    # Speed: one batch of 8 boxes, as a busy table frame gives.
+    image = np.full((480, 640, 3), 90, np.uint8)
+    boxes = [(40.0 * i, 50.0, 40.0 * i + 90, 180.0) for i in range(8)]
+    classifier.classify(image, boxes)
+    runs = []
+    for _ in range(30):
+        start = time.perf_counter()
+        classifier.classify(image, boxes)
+        runs.append((time.perf_counter() - start) * 1000)
+    report["ms_for_8_boxes"] = round(float(np.median(runs)), 2)
+    return report
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m vision.classifier", description=__doc__)
+    sub = parser.add_subparsers(dest="mode", required=True)
+    p = sub.add_parser("train", help="train on crops (resumes <out>/last.pt)")
+    p.add_argument("--data", type=Path, default=Path("data/crops_v1"))
+    p.add_argument("--out", type=Path, default=Path("runs/cls_v1"))
+    p.add_argument("--epochs", type=int, default=9)
+    p.add_argument("--epoch-size", type=int, default=0, help="crops per epoch (0: all)")
+    p.add_argument("--batch", type=int, default=256)
+    p.add_argument("--lr", type=float, default=3e-3)
+    p.add_argument("--threads", type=int, default=2)
+    p = sub.add_parser("export", help="write a checkpoint as ONNX")
+    p.add_argument("--ckpt", type=Path, default=Path("runs/cls_v1/last.pt"))
+    p.add_argument("--out", type=Path, default=DEFAULT_CLASSIFIER)
+    p = sub.add_parser("measure", help="accuracy on real GT boxes / rendered crops, and speed")
+    p.add_argument("--model", type=Path, default=DEFAULT_CLASSIFIER)
+    p.add_argument("--real", type=Path, default=None, help="folder with labels.json + images/")
+    p.add_argument("--crops", type=Path, default=None, help="an .npz of crops (x, y)")
+    args = parser.parse_args(argv)
+    if args.mode == "train":
+        from vision.classifier_train import train
+
+        for name in ("train.npz", "val.npz"):
+            if not (args.data / name).exists():
+                print(
+                    f"error: {args.data / name} not found (run python -m vision.crops)",
+                    file=sys.stderr,
+                )
+                return 2
+        train(
+            args.data,
+            args.out,
+            args.epochs,
+            args.batch,
+            args.lr,
+            args.threads,
+            epoch_size=args.epoch_size,
+        )
+    elif args.mode == "export":
+        from vision.classifier_train import export
+
+        if not args.ckpt.exists():
+            print(f"error: checkpoint {args.ckpt} not found", file=sys.stderr)
+            return 2
+        print(export(args.ckpt, args.out))
+    else:
+        if not args.model.exists():
+            print(f"error: classifier model {args.model} not found", file=sys.stderr)
+            return 2
+        print(json.dumps(measure(args.model, args.real, args.crops), indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
