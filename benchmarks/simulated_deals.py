@@ -24,6 +24,31 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 
+class PlayAreaDetector:
+    """Experiment: the detector reads only the middle of the felt (where cards are played),
+    cropped from the frame so cards are as big in its input as in its training scenes; boxes
+    are mapped back to the frame. `share` is the crop's side as a share of the felt's side."""
+
+    def __init__(self, detector, corners: list, share: float) -> None:
+        self.detector, self.share = detector, share
+        xs, ys = [p[0] for p in corners], [p[1] for p in corners]
+        self.center = (sum(xs) / 4, sum(ys) / 4)
+        self.side = (max(xs) - min(xs) + max(ys) - min(ys)) / 2 * share
+        self.last_ms = 0.0
+
+    def detect(self, image):
+        from dataclasses import replace
+
+        h, w = image.shape[:2]
+        half = self.side / 2
+        x0, y0 = max(0, int(self.center[0] - half)), max(0, int(self.center[1] - half))
+        x1, y1 = min(w, int(self.center[0] + half)), min(h, int(self.center[1] + half))
+        found = self.detector.detect(image[y0:y1, x0:x1])
+        self.last_ms = self.detector.last_ms
+        return [replace(d, box=(d.box[0] + x0, d.box[1] + y0, d.box[2] + x0, d.box[3] + y0))
+                for d in found]
+
+
 def measure(items: list[tuple[dict, dict]], frames: int, wall: float) -> list[str]:
     """The figures of the acceptance check, one per line, from (true record, replay result)."""
     from engine.record import judge, load_record
@@ -89,6 +114,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=2, help="cores for the detector (2)")
     parser.add_argument("--oracle", action="store_true", help="renderer labels, not the detector")
     parser.add_argument("--reuse", action="store_true", help="keep the videos already in --out")
+    parser.add_argument("--model", help="detector model (default: the shipped one)")
+    parser.add_argument("--crop", type=float, default=0.0, metavar="SHARE",
+                        help="experiment: detect only in the middle SHARE of the felt (e.g. 0.6)")
     args = parser.parse_args(argv)
     for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "ORT_NUM_THREADS"):
         os.environ[var] = str(args.threads)
@@ -115,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.oracle:
         from vision.detector import load_detector
 
-        detector = load_detector()
+        detector = load_detector(args.model)
         print(f"detector: {detector!r}", file=sys.stderr)
     from device.commands.replay import replay
 
@@ -126,6 +154,8 @@ def main(argv: list[str] | None = None) -> int:
         referee = {k: truth[k] for k in ("rules", "dealer", "contract")}
         referee["geometry"] = sim["geometry"]
         det = OracleDetector(truth) if args.oracle else detector
+        if args.crop and not args.oracle:
+            det = PlayAreaDetector(detector, sim["geometry"]["corners"], args.crop)
         t0 = time.perf_counter()
         result = replay(path.with_name(sim["video"]), det, referee=referee, progress=False)
         wall += time.perf_counter() - t0
