@@ -99,3 +99,19 @@ def test_eval_prints_card_set_scores(model, image, capsys, tmp_path):
 def test_eval_names_a_missing_set(model, capsys, tmp_path):
     assert main(["eval", "--model", str(model), "--set", str(tmp_path / "nope")]) == 2
     assert "nope: evaluation set not found" in capsys.readouterr().err
+
+
+def test_bench_reports_both_models_the_ratio_and_memory(model, image, capsys, tmp_path):
+    stock = write_fake_model(
+        tmp_path / "stock.onnx",
+        np.zeros((1, 84, 8), np.float32),
+        size=128,
+        names=tuple(f"c{i}" for i in range(80)),
+    )
+    args = ["bench", "--model", str(model), "--baseline", str(stock), "--image", str(image)]
+    assert main([*args, "--frames", "5", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["input"] == "64x64"
+    assert result["ms_per_frame_inference"] > 0 and result["stock_yolo11n_640_ms"] > 0
+    assert result["speedup"] > 0  # (times of a fake model are too small to check the division)
+    assert result["detect_peak_rss_mb"] > 10
