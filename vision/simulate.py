@@ -10,7 +10,7 @@ with the shared table renderer (`vision.render`), and the true record beside eac
 
     "meta": {"simulated": {
         "video": "deal_000.mp4", "fps": 10, "size": [640, 480], "frames": 900, "duration": 90.0,
-        "design": "heruka", "seed": 3,
+        "design": "heruka", "seed": 3, "felt_share": 0.86,
         "illegal": [9, 22],                                 # play indices of the injected revokes
         "timeline": [{"play": 0, "t_landed": 1.5, "t_settled": 1.95}, ...],
             # video seconds: the card lies still (landed), and also uncovered (settled)
@@ -48,7 +48,7 @@ if TYPE_CHECKING:
     from vision.detections import Detection
     from vision.render import Occluder, Placement, TableScene
 
-FELT_SHARE = 0.86  # the felt's side as a share of the picture's height
+FELT_SHARE = 0.86  # the felt's side as a share of the picture's height: the whole table in view
 TRICK_SIZE = 0.08  # the middle square (as `belote calibrate` sets it); cards land outside it
 
 
@@ -66,12 +66,13 @@ class Filming:
     """Turns scenes in table centimetres into frames: the renderer's table pixels, its camera,
     then a light that stays put for the deal and sensor noise that changes every frame."""
 
-    def __init__(self, scene: TableScene, seed: int, noise: bool = True) -> None:
+    def __init__(self, scene: TableScene, seed: int, noise: bool = True,
+                 felt_share: float = FELT_SHARE) -> None:
         self.scene = scene
         self.seed = seed
         self.noise = noise  # off: a much smaller video (the bundled demo)
         w, h = scene.size
-        self.px_per_cm = FELT_SHARE * h / TABLE_CM
+        self.px_per_cm = felt_share * h / TABLE_CM
         self.origin = (w / 2, h / 2)
         rng = random.Random(seed)
         self.glare = rng.random() < 0.4
@@ -168,7 +169,7 @@ def open_writer(path: Path, fps: float, size: tuple[int, int]) -> tuple[object, 
 
 
 def make_scene(design: str | Design, size: tuple[int, int], seed: int,
-               textures: Sequence[np.ndarray]) -> TableScene:
+               textures: Sequence[np.ndarray], felt_share: float = FELT_SHARE) -> TableScene:
     """The shared renderer set up for a deal: design, a table texture, a slightly tilted camera."""
     from vision.artwork import load_design
     from vision.render import Camera, TableScene
@@ -176,7 +177,7 @@ def make_scene(design: str | Design, size: tuple[int, int], seed: int,
     pick = random.Random(seed + 7)  # apart from the camera's: a filming without textures
     texture = pick.choice(list(textures)) if textures and pick.random() < 0.7 else None
     camera = Camera.random(random.Random(seed), size, tilt=0.06, rotate=6.0, zoom=(0.95, 1.02))
-    felt_px = FELT_SHARE * size[1]
+    felt_px = felt_share * size[1]
     deck = load_design(design) if isinstance(design, str) else design
     return TableScene(deck, texture, size, seed=seed, camera=camera,
                       card_height=CARD_CM[1] * felt_px / TABLE_CM)
@@ -196,10 +197,12 @@ def simulate_deal(
     noise: bool = True,
     pace: float = 1.0,
     passes: float = 0.2,
+    felt_share: float = FELT_SHARE,
 ) -> SimulatedFiles:
     """Film one deal into `out/deal_XXX.mp4` and write its true record `out/deal_XXX.json`."""
     out.mkdir(parents=True, exist_ok=True)
-    filming = Filming(make_scene(design, size, seed, textures), seed, noise)
+    scene = make_scene(design, size, seed, textures, felt_share)
+    filming = Filming(scene, seed, noise, felt_share)
     writer, video = open_writer(out / f"deal_{index:03d}.mp4", fps, size)
     frames = math.ceil(timeline.duration * fps)
     try:
@@ -220,6 +223,7 @@ def simulate_deal(
         "seed": seed,
         "pace": pace,
         "passes": passes,
+        "felt_share": felt_share,
         "illegal": list(deal.illegal),
         "timeline": [{"play": i, "t_landed": round(landed, 3), "t_settled": round(settled, 3)}
                      for i, (landed, settled) in enumerate(zip(timeline.t_landed,
@@ -244,8 +248,9 @@ def replay_script(record: dict[str, object], design: Design | None = None
     sim = record["meta"]["simulated"]  # type: ignore[index]
     deal = SimDeal.from_record(record, tuple(sim["illegal"]))
     timeline = script_timeline(deal, sim["seed"], sim.get("pace", 1.0), sim.get("passes", 0.2))
-    scene = make_scene(design or sim["design"], tuple(sim["size"]), sim["seed"], [])
-    return deal, timeline, Filming(scene, sim["seed"])
+    share = sim.get("felt_share", FELT_SHARE)
+    scene = make_scene(design or sim["design"], tuple(sim["size"]), sim["seed"], [], share)
+    return deal, timeline, Filming(scene, sim["seed"], felt_share=share)
 
 
 class OracleDetector:
@@ -290,6 +295,7 @@ def simulate_deals(
     show_progress: bool = True,
     use_textures: bool = True,
     noise: bool = True,
+    felt_share: float = FELT_SHARE,
 ) -> list[SimulatedFiles]:
     """Deal, script and film `deals` deals with `illegal` revokes across them; deterministic."""
     from tqdm import tqdm
@@ -316,5 +322,5 @@ def simulate_deals(
         for i, (deal_seed, deal, timeline) in enumerate(plans):
             written.append(simulate_deal(out, i, deal, timeline, designs[i % len(designs)],
                                          deal_seed, fps, size, textures, bar, noise, pace,
-                                         passes))
+                                         passes, felt_share))
     return written

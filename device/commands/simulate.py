@@ -35,6 +35,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="scales every gesture's duration (0.5: twice as fast)")
     parser.add_argument("--passes", type=float, default=0.2,
                         help="chance that a hand passes over the trick after a play (default 0.2)")
+    parser.add_argument("--felt-share", type=float, default=0.86, metavar="SHARE",
+                        help="the felt's side as a share of the picture's height: 0.86 (default) "
+                        "shows the whole 80 cm table; 1.6 frames the middle ~50 cm (a camera "
+                        "zoomed on where cards are played)")
+    parser.add_argument("--no-noise", action="store_true",
+                        help="no sensor noise: a video several times smaller")
+    parser.add_argument("--no-textures", action="store_true",
+                        help="plain rendered felt instead of the fetched table textures")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -44,6 +52,9 @@ def run(args: argparse.Namespace) -> int:
     if args.illegal < 0 or args.illegal > 24 * args.deals:
         print(f"simulate: --illegal must be 0 to {24 * args.deals} for {args.deals} deal(s)",
               file=sys.stderr)
+        return 2
+    if not 0.3 <= args.felt_share <= 3:
+        print("simulate: --felt-share must be between 0.3 and 3", file=sys.stderr)
         return 2
     if not (0.5 <= args.fps <= 60) or not (0.1 <= args.pace <= 5) or not 0 <= args.passes <= 1:
         print("simulate: need 0.5 <= --fps <= 60, 0.1 <= --pace <= 5, 0 <= --passes <= 1",
@@ -61,7 +72,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         written = simulate_deals(args.out, args.deals, seed=args.seed, illegal=args.illegal,
                                  rules=args.rules, designs=args.designs, fps=args.fps,
-                                 size=args.size, pace=args.pace, passes=args.passes)
+                                 size=args.size, pace=args.pace, passes=args.passes,
+                                 noise=not args.no_noise, use_textures=not args.no_textures,
+                                 felt_share=args.felt_share)
     except (FileNotFoundError, OSError) as exc:
         print(f"simulate: {exc}", file=sys.stderr)
         return 2
