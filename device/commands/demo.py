@@ -39,6 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--speed", type=float, default=None,
                         help="video seconds per second while serving (default 2; --no-serve: as "
                         "fast as possible)")
+    parser.add_argument("--model", help="detector model (default: the shipped one)")
     parser.add_argument("--db", type=Path, help="event log (default: a temporary file)")
     parser.add_argument("--pin", default="1234", help="referee console PIN (1234)")
 
@@ -241,7 +242,7 @@ def run(args: argparse.Namespace) -> int:
     from vision.detector import ModelError, load_detector
 
     try:
-        detector: Any = load_detector()
+        detector: Any = load_detector(args.model)
     except ModelError as exc:
         # Without a model the page can still show the deal: the true plays, at their times.
         print(f"demo: {exc}\ndemo: no detector, so the true record is replayed instead of the "
