@@ -37,7 +37,9 @@ __all__ = ["DEFAULT_CLASSIFIER", "LABELS", "NONE", "CardClassifier"]
 class CardClassifier:
     """A loaded ONNX classifier: 33 readings per box (the 32 cards and "none")."""
 
-    def __init__(self, path: Path | str = DEFAULT_CLASSIFIER, threads: int = 2) -> None:
+    def __init__(
+        self, path: Path | str = DEFAULT_CLASSIFIER, threads: int = 2, turns: int = 1
+    ) -> None:
         import onnxruntime as ort
 
         path = Path(path)
@@ -47,16 +49,20 @@ class CardClassifier:
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
         self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-        self.input = self.session.get_inputs()[0].name
+        spec = self.session.get_inputs()[0]
+        self.input = spec.name
+        self.size = spec.shape[-1] if isinstance(spec.shape[-1], int) else CROP
         self.path = path
+        self.turns = turns  # average over this many quarter turns of each crop (1: none)
         self.last_ms = 0.0
 
     def crops(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]]) -> np.ndarray:
-        """The model's input for these boxes: (N, 3, CROP, CROP) float32 BGR 0-255."""
+        """The model's input for these boxes: (N, 3, size, size) float32 BGR 0-255."""
+        size = self.size
         batch = (
-            np.stack([square_crop(bgr, box, CROP) for box in boxes])
+            np.stack([square_crop(bgr, box, size) for box in boxes])
             if len(boxes)
-            else (np.zeros((0, CROP, CROP, 3), np.uint8))
+            else (np.zeros((0, size, size, 3), np.uint8))
         )
         return np.ascontiguousarray(batch.transpose(0, 3, 1, 2), dtype=np.float32)
 
@@ -65,9 +71,22 @@ class CardClassifier:
         start = time.perf_counter()
         if len(boxes) == 0:
             return np.zeros((0, len(LABELS)), np.float32)
-        (probs,) = self.session.run(None, {self.input: self.crops(bgr, boxes)})
+        probs = self._run(self.crops(bgr, boxes))
         self.last_ms = 1000 * (time.perf_counter() - start)
-        return np.asarray(probs, np.float32)
+        return probs
+
+    def _run(self, batch: np.ndarray) -> np.ndarray:
+        """Probabilities for a prepared batch, averaged over `turns` quarter turns."""
+        n = len(batch)
+        if self.turns > 1:
+            turned = [np.rot90(batch, k, axes=(2, 3)) for k in range(self.turns)]
+            batch = np.ascontiguousarray(np.concatenate(turned))
+        (probs,) = self.session.run(None, {self.input: batch})
+        return (
+            np.asarray(probs, np.float32)
+            .reshape(self.turns if self.turns > 1 else 1, n, -1)
+            .mean(0)
+        )
 
     def classify(
         self, bgr: np.ndarray, boxes: Sequence[Sequence[float]], top: int = 5
@@ -89,12 +108,14 @@ def _real_boxes(root: Path) -> list[tuple[Path, list[tuple[str, list[float]]]]]:
     ]
 
 
-def measure(model: Path, real: Path | None, crops: Path | None) -> dict[str, object]:
+def measure(
+    model: Path, real: Path | None, crops: Path | None, turns: int = 1
+) -> dict[str, object]:
     """Top-1 accuracy on real photos' ground-truth boxes and on held-out rendered crops."""
     import cv2
 
-    classifier = CardClassifier(model)
-    report: dict[str, object] = {"model": str(model)}
+    classifier = CardClassifier(model, turns=turns)
+    report: dict[str, object] = {"model": str(model), "turns": turns}
     if real is not None:
         right = total = as_none = 0
         confusions: Counter[tuple[str, str]] = Counter()
@@ -123,7 +144,7 @@ def measure(model: Path, real: Path | None, crops: Path | None) -> dict[str, obj
         preds = []
         for i in range(0, len(x), 256):
             batch = np.ascontiguousarray(x[i : i + 256].transpose(0, 3, 1, 2), dtype=np.float32)
-            preds.append(classifier.session.run(None, {classifier.input: batch})[0].argmax(1))
+            preds.append(classifier._run(batch).argmax(1))
         pred = np.concatenate(preds)
         card = y != NONE
         report["render_crops"] = len(y)
@@ -157,6 +178,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--batch", type=int, default=256)
     p.add_argument("--lr", type=float, default=3e-3)
     p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--init", type=Path, default=None, help="start from this checkpoint's weights")
     p = sub.add_parser("export", help="write a checkpoint as ONNX")
     p.add_argument("--ckpt", type=Path, default=Path("runs/cls_v1/last.pt"))
     p.add_argument("--out", type=Path, default=DEFAULT_CLASSIFIER)
@@ -164,6 +186,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--model", type=Path, default=DEFAULT_CLASSIFIER)
     p.add_argument("--real", type=Path, default=None, help="folder with labels.json + images/")
     p.add_argument("--crops", type=Path, default=None, help="an .npz of crops (x, y)")
+    p.add_argument("--turns", type=int, default=1, help="average over 1-4 quarter turns")
     args = parser.parse_args(argv)
     if args.mode == "train":
         from vision.classifier_train import train
@@ -183,6 +206,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.lr,
             args.threads,
             epoch_size=args.epoch_size,
+            init=args.init,
         )
     elif args.mode == "export":
         from vision.classifier_train import export
@@ -195,7 +219,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not args.model.exists():
             print(f"error: classifier model {args.model} not found", file=sys.stderr)
             return 2
-        print(json.dumps(measure(args.model, args.real, args.crops), indent=1))
+        print(json.dumps(measure(args.model, args.real, args.crops, args.turns), indent=1))
     return 0
 
 

@@ -70,9 +70,13 @@ def prepare(batch: np.ndarray) -> torch.Tensor:
     return x / 255.0 - MEAN
 
 
-def augment(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
-    """Random camera-like changes to a prepared batch, each sample its own draw."""
-    n = x.shape[0]
+def augment(x: torch.Tensor, gen: torch.Generator, strength: float = 1.0) -> torch.Tensor:
+    """Random camera-like changes to a prepared batch, each sample its own draw.
+
+    The crops already carry the renderer's blur, noise and occlusion: `strength` scales how often
+    more of those are added on top.
+    """
+    n, side = x.shape[0], x.shape[-1]
 
     def u(lo: float, hi: float, *shape: int) -> torch.Tensor:
         return torch.rand(*(shape or (n,)), generator=gen) * (hi - lo) + lo
@@ -94,12 +98,12 @@ def augment(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
     grid = F.affine_grid(theta, list(x.shape), align_corners=False)
     x = F.grid_sample(x, grid, align_corners=False, padding_mode="zeros")
     # Low resolution (a small card in a wide frame) or blur, for some.
-    low = u(0, 1) < 0.3
+    low = u(0, 1) < 0.1 * strength
     if low.any():
-        side = int(CROP * float(u(0.35, 0.7, 1)))
-        small = F.interpolate(x[low], size=(side, side), mode="area")
-        x[low] = F.interpolate(small, size=(CROP, CROP), mode="bilinear", align_corners=False)
-    blur = u(0, 1) < 0.25
+        low_side = int(side * float(u(0.45, 0.8, 1)))
+        small = F.interpolate(x[low], size=(low_side, low_side), mode="area")
+        x[low] = F.interpolate(small, size=(side, side), mode="bilinear", align_corners=False)
+    blur = u(0, 1) < 0.15 * strength
     if blur.any():
         x[blur] = F.avg_pool2d(x[blur], 3, 1, 1, count_include_pad=False)
     # Lighting: exposure, contrast, white balance, saturation, then a brightness ramp.
@@ -109,16 +113,16 @@ def augment(x: torch.Tensor, gen: torch.Generator) -> torch.Tensor:
     img = grey + (img - grey) * u(0.5, 1.4).view(n, 1, 1, 1)
     mean = img.mean(dim=(1, 2, 3), keepdim=True)
     img = mean + (img - mean) * u(0.6, 1.3).view(n, 1, 1, 1)
-    ramp = torch.linspace(-1, 1, CROP).view(1, 1, 1, CROP)
+    ramp = torch.linspace(-1, 1, side).view(1, 1, 1, side)
     gx, gy = u(-0.25, 0.25).view(n, 1, 1, 1), u(-0.25, 0.25).view(n, 1, 1, 1)
     img = img * (1 + gx * ramp + gy * ramp.transpose(2, 3))
     img = img.clamp(0, 1) ** u(0.7, 1.4).view(n, 1, 1, 1)
-    img = img + torch.randn(img.shape, generator=gen) * u(0, 0.05).view(n, 1, 1, 1)
+    img = img + torch.randn(img.shape, generator=gen) * u(0, 0.03).view(n, 1, 1, 1)
     x = img.clamp(0, 1) - MEAN
     # An occluding patch (a finger, a neighbour's edge) on some.
-    for i in torch.nonzero(u(0, 1) < 0.3).flatten().tolist():
-        ph, pw = (int(v) for v in torch.randint(8, CROP // 2, (2,), generator=gen))
-        py, px = (int(v) for v in torch.randint(0, CROP - 8, (2,), generator=gen))
+    for i in torch.nonzero(u(0, 1) < 0.2 * strength).flatten().tolist():
+        ph, pw = (int(v) for v in torch.randint(6, side // 3, (2,), generator=gen))
+        py, px = (int(v) for v in torch.randint(0, side - 8, (2,), generator=gen))
         x[i, :, py : py + ph, px : px + pw] = float(u(-MEAN, 1 - MEAN, 1)) + torch.zeros(3, 1, 1)
     return x
 
@@ -154,8 +158,9 @@ def train(
     threads: int = 2,
     seed: int = 0,
     epoch_size: int = 0,
+    init: Path | None = None,
 ) -> Path:
-    """Train (resuming `<out>/last.pt` if present); return the checkpoint path."""
+    """Train (resuming `<out>/last.pt` if present, else starting from `init`'s weights)."""
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
     out.mkdir(parents=True, exist_ok=True)
@@ -181,6 +186,8 @@ def train(
         opt.load_state_dict(state["opt"])
         sched.load_state_dict(state["sched"])
         start = state["epoch"] + 1
+    elif init is not None:
+        net.load_state_dict(torch.load(init, weights_only=False)["model"])
     gen = torch.Generator().manual_seed(seed + start)
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
     log = (out / "train.log").open("a")
@@ -215,6 +222,7 @@ def train(
         print(line, flush=True)
         torch.save(
             {
+                "crop": int(x_train.shape[1]),
                 "model": net.state_dict(),
                 "opt": opt.state_dict(),
                 "sched": sched.state_dict(),
@@ -227,15 +235,16 @@ def train(
 
 
 def export(ckpt: Path, onnx_path: Path) -> Path:
-    """Write the checkpoint's model as ONNX: input 'crops' (N, 3, 64, 64) BGR 0-255 float."""
+    """Write the checkpoint's model as ONNX: input 'crops' (N, 3, S, S) BGR 0-255 float."""
     net = CardNet()
     state = torch.load(ckpt, weights_only=False)
+    size = int(state.get("crop", CROP))
     net.load_state_dict(state["model"] if "model" in state else state)
     model = Exported(net).eval()
     onnx_path.parent.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(
         model,
-        (torch.zeros(1, 3, CROP, CROP),),
+        (torch.zeros(1, 3, size, size),),
         str(onnx_path),
         input_names=["crops"],
         output_names=["probs"],

@@ -107,6 +107,7 @@ def crops_of(
     rng: random.Random,
     per_card: int = 2,
     felt: float = 0.6,
+    size: int = CROP,
 ) -> Iterator[tuple[np.ndarray, int]]:
     """(crop, label) pairs from one rendered image and its placements (meta-style dicts).
 
@@ -122,13 +123,13 @@ def crops_of(
         if c["labelled"]:
             labelled.append(box)  # type: ignore[arg-type]
             for _ in range(per_card):
-                yield square_crop(image, jitter_box(box, rng)), _INDEX[name]
+                yield square_crop(image, jitter_box(box, rng), size), _INDEX[name]
         elif name not in _INDEX and float(c["visible"]) >= MIN_NONE_VISIBLE:  # type: ignore[arg-type]
-            yield square_crop(image, jitter_box(box, rng)), NONE
+            yield square_crop(image, jitter_box(box, rng), size), NONE
     if rng.random() < felt:
         box = _felt_box((w, h), labelled, rng)
         if box is not None:
-            yield square_crop(image, box), NONE
+            yield square_crop(image, box, size), NONE
 
 
 def _dataset_items(root: Path, split: str) -> Iterator[tuple[np.ndarray, list[dict[str, object]]]]:
@@ -173,7 +174,10 @@ def _rendered_items(
 
 
 def build(
-    items: Iterator[tuple[np.ndarray, list[dict[str, object]]]], seed: str, per_card: int
+    items: Iterator[tuple[np.ndarray, list[dict[str, object]]]],
+    seed: str,
+    per_card: int,
+    size: int = CROP,
 ) -> tuple[np.ndarray, np.ndarray, int]:
     """Every crop of every item, stacked: (x, y, images read)."""
     rng = random.Random(seed)
@@ -182,12 +186,12 @@ def build(
     n = 0
     for image, cards in items:
         n += 1
-        for crop, label in crops_of(image, cards, rng, per_card=per_card):
+        for crop, label in crops_of(image, cards, rng, per_card=per_card, size=size):
             xs.append(crop)
             ys.append(label)
         if n % 500 == 0:
             print(f"  {n} images, {len(xs)} crops", file=sys.stderr, flush=True)
-    x = np.stack(xs) if xs else np.zeros((0, CROP, CROP, 3), np.uint8)
+    x = np.stack(xs) if xs else np.zeros((0, size, size, 3), np.uint8)
     return x, np.asarray(ys, np.int16), n
 
 
@@ -206,6 +210,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--size", type=int, default=480, help="long side of fresh scenes")
     parser.add_argument("--closeup", type=float, default=0.5)
     parser.add_argument("--per-card", type=int, default=2)
+    parser.add_argument("--crop", type=int, default=CROP, help="side of the square crops (px)")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -223,7 +228,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             for part in parts:
                 yield from part
 
-        x, y, n = build(chain(), f"{args.seed}:{split}", args.per_card)
+        x, y, n = build(chain(), f"{args.seed}:{split}", args.per_card, args.crop)
         seconds = time.perf_counter() - start
         np.savez(args.out / f"{split}.npz", x=x, y=y)
         counts = np.bincount(y.astype(np.int64), minlength=len(LABELS))
