@@ -49,11 +49,22 @@ class PlayAreaDetector:
                 for d in found]
 
 
+def common(a: list, b: list) -> int:
+    """Length of the longest common subsequence: plays right once a missed or extra play is
+    allowed for (the strict count shifts every later play after one miss)."""
+    row = [0] * (len(b) + 1)
+    for x in a:
+        prev = 0
+        for j, y in enumerate(b):
+            prev, row[j + 1] = row[j + 1], prev + 1 if x == y else max(row[j + 1], row[j])
+    return row[-1]
+
+
 def measure(items: list[tuple[dict, dict]], frames: int, wall: float) -> list[str]:
     """The figures of the acceptance check, one per line, from (true record, replay result)."""
     from engine.record import judge, load_record
 
-    plays = right = injected = flagged = false_flags = same_score = 0
+    plays = right = injected = flagged = false_flags = same_score = recorded = aligned = 0
     latencies: list[float] = []
     from_landing: list[float] = []
     per_deal = []
@@ -67,6 +78,8 @@ def measure(items: list[tuple[dict, dict]], frames: int, wall: float) -> list[st
         ok = [i for i, p in enumerate(true_plays) if i < len(seen) and seen[i] == p]
         plays += len(true_plays)
         right += len(ok)
+        recorded += len(seen)
+        aligned += common(true_plays, seen)
         expected = {(v["play"], v["rule"]) for v in true_v["violations"]}
         got = {(v["play"], v["rule"]): v for v in (seen_v or {}).get("violations", [])}
         injected += len(sim["illegal"])
@@ -86,6 +99,8 @@ def measure(items: list[tuple[dict, dict]], frames: int, wall: float) -> list[st
     lines = [
         f"deals: {len(items)}; plays right per deal: {' '.join(per_deal)}",
         f"plays recovered with the right card, seat and order: {right}/{plays}",
+        f"plays recorded: {recorded}; in the true order allowing for misses/extras (LCS): "
+        f"{aligned}/{plays}",
         f"injected illegal plays flagged with proof: {flagged}/{injected}",
         f"false flags: {false_flags}",
         f"deals whose score equals the true record's: {same_score}/{len(items)}",
