@@ -130,6 +130,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--oracle", action="store_true", help="renderer labels, not the detector")
     parser.add_argument("--reuse", action="store_true", help="keep the videos already in --out")
     parser.add_argument("--model", help="detector model (default: the shipped one)")
+    parser.add_argument("--two-stage", action="store_true",
+                        help="re-read each box with the card classifier (vision.two_stage)")
     parser.add_argument("--crop", type=float, default=0.0, metavar="SHARE",
                         help="experiment: detect only in the middle SHARE of the felt (e.g. 0.6)")
     args = parser.parse_args(argv)
@@ -159,6 +161,11 @@ def main(argv: list[str] | None = None) -> int:
         from vision.detector import load_detector
 
         detector = load_detector(args.model)
+        if args.two_stage:
+            from vision.classifier import CardClassifier
+            from vision.two_stage import TwoStage
+
+            detector = TwoStage(detector, CardClassifier(threads=args.threads))
         print(f"detector: {detector!r}", file=sys.stderr)
     from device.commands.replay import replay
 
