@@ -44,7 +44,7 @@ class PlayAreaDetector:
         x0, y0 = max(0, int(self.center[0] - half)), max(0, int(self.center[1] - half))
         x1, y1 = min(w, int(self.center[0] + half)), min(h, int(self.center[1] + half))
         found = self.detector.detect(image[y0:y1, x0:x1])
-        self.last_ms = self.detector.last_ms
+        self.last_ms = getattr(self.detector, "last_ms", 0.0)
         return [replace(d, box=(d.box[0] + x0, d.box[1] + y0, d.box[2] + x0, d.box[3] + y0))
                 for d in found]
 
