@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 import socket
 import threading
 import time
@@ -11,46 +10,10 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from web_helpers import PIN, sim_deal
 
 from device.store import EventStore
 from device.web.app import create_app
-
-PIN = "2468"
-HEADERS = {"X-Referee-Pin": PIN}
-
-
-def sim_deal(seed: int = 7, n_illegal: int = 1) -> Any:
-    """A complete simulated deal (hands, contract, 32 plays) with `n_illegal` revokes."""
-    from vision.deal_script import play_deal
-
-    return play_deal(random.Random(seed), "ffb-coinche", n_illegal=n_illegal)
-
-
-def start(store: EventStore, deal: Any, players: dict[str, str] | None = None) -> None:
-    """What the referee and tracker write before the first card: game, deal, contract."""
-    store.append("game_started", {"rules": deal.rules, "players": players or {},
-                                  "teams": {"NS": "Nous", "EW": "Eux"}}, actor="referee")
-    store.append("deal_started", {"dealer": str(deal.dealer)}, actor="camera")
-    store.append("contract", deal.contract.to_json(), actor="referee")
-
-
-def play(store: EventStore, deal: Any, index: int, card: str | None = None) -> None:
-    """Append play `index` of the deal as the tracker would (optionally misread as `card`)."""
-    seat, real = deal.plays[index]
-    store.append("card_played", {
-        "seat": str(seat), "card": card or str(real), "t": float(index), "confidence": 0.95,
-        "uncertain": card is not None, "alternatives": [[str(real), 0.04]] if card else [],
-        "evidence": f"evidence/{index:06d}.jpg"})
-    if index % 4 == 3:
-        store.append("trick_gathered", {"t": index + 0.5})
-
-
-def replay(store: EventStore, deal: Any, upto: int = 32, over: bool = True) -> None:
-    start(store, deal)
-    for i in range(upto):
-        play(store, deal, i)
-    if over and upto == 32:
-        store.append("deal_over", {})
 
 
 @pytest.fixture

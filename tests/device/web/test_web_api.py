@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import HEADERS, PIN, play, replay, start
 from fastapi.testclient import TestClient
+from web_helpers import HEADERS, PIN, play, replay, start
 
 from device.store import EventStore
 from device.web.app import create_app

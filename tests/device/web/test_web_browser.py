@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import PIN, play, start
+from web_helpers import PIN, play, start
 
 CHROMIUM = Path("/usr/bin/chromium")
 SHOTS = Path(__file__).resolve().parents[3] / "docs" / "screenshots"
@@ -92,8 +92,8 @@ def test_a_played_card_appears_within_a_second_without_reload(live, page, revoke
 
 
 def test_screenshot_of_a_game_in_progress(live, browser, js_errors, revoke_deal, tmp_path) -> None:
-    from conftest import replay, sim_deal
     from PIL import Image, ImageDraw
+    from web_helpers import replay, sim_deal
 
     replay(live.store, revoke_deal)
     flagged = revoke_deal.illegal[0]
@@ -192,7 +192,7 @@ def test_the_overlay_background_is_transparent(live, browser, js_errors, revoke_
 
 
 def test_the_score_page_fits_a_phone(live, browser, js_errors, revoke_deal) -> None:
-    from conftest import replay
+    from web_helpers import replay
 
     replay(live.store, revoke_deal)
     ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2)

@@ -7,7 +7,7 @@ examples per operation, the event stream excluded (it never ends by design).
 from __future__ import annotations
 
 import pytest
-from conftest import HEADERS, PIN, replay, sim_deal
+from web_helpers import HEADERS, PIN, replay, sim_deal
 
 from device.store import EventStore
 from device.web.app import create_app

@@ -6,7 +6,7 @@ import json
 import time
 
 import httpx
-from conftest import play, start
+from web_helpers import play, start
 
 
 def _states(lines, count: int) -> list[dict]:
