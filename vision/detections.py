@@ -17,7 +17,7 @@ CLASS_NAMES: tuple[str, ...] = CARD_NAMES
 
 @dataclass(frozen=True, slots=True)
 class Detection:
-    """One card seen in one image: its name ('JH'), the model's confidence, and its box in pixels."""
+    """One card seen in one image: its name ('JH'), the model's confidence, its box in pixels."""
 
     card: str
     confidence: float
