@@ -31,6 +31,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--conf", type=float, default=None, help="confidence threshold")
     parser.add_argument("--limit", type=int, default=None, help="evaluate the first N images")
     parser.add_argument("--json", action="store_true", help="one JSON object per set")
+    parser.add_argument(
+        "--two-stage",
+        action="store_true",
+        help="re-read each detector box with the card classifier (models/card_classifier.onnx)",
+    )
     parser.add_argument("--top", type=int, default=15, help="confusions shown (default 15)")
     parser.add_argument(
         "--per-image",
@@ -48,6 +53,12 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         detector = load_detector(args.model, args.backend, conf=args.conf or DEFAULT_CONF)
+        reader = detector
+        if args.two_stage:
+            from vision.classifier import CardClassifier
+            from vision.two_stage import TwoStage
+
+            reader = TwoStage(detector, CardClassifier())
         sets = [(path, load_set(path, args.split)[: args.limit]) for path in args.sets]
     except (ModelError, SetError) as exc:
         print(f"belote eval: {exc}", file=sys.stderr)
@@ -57,11 +68,12 @@ def run(args: argparse.Namespace) -> int:
         bgr = cv2.imread(str(image))
         if bgr is None:
             raise SetError(f"{image}: unreadable image")
-        return detector.detect(bgr)
+        return reader.detect(bgr)
 
     print(
         f"model {detector.model} ({detector.backend_name}, input "
-        f"{detector.input_size[1]}x{detector.input_size[0]}, conf {detector.conf})",
+        f"{detector.input_size[1]}x{detector.input_size[0]}, conf {detector.conf})"
+        + (" + card classifier" if args.two_stage else ""),
         file=sys.stderr,
     )
     per_image = args.per_image.open("w") if args.per_image else None
