@@ -69,6 +69,8 @@ class DetectorConfig(_Section):
     backend: str = "auto"
     conf: float = Field(0.25, ge=0, le=1)
     imgsz: int = Field(640, ge=32, le=4096)
+    # Re-read each box with models/card_classifier.onnx (vision.two_stage) when it is there.
+    second_stage: bool = True
 
 
 Point = tuple[float, float]

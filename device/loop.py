@@ -252,7 +252,12 @@ class Companion:
         from vision.detector import load_detector
 
         d = self.config.detector
-        return load_detector(d.model, d.backend, imgsz=d.imgsz, conf=d.conf)
+        detector = load_detector(d.model, d.backend, imgsz=d.imgsz, conf=d.conf)
+        if d.second_stage:
+            from vision.two_stage import with_classifier
+
+            return with_classifier(detector)
+        return detector
 
     def run(self, source: Any = None, detector: Any = None) -> Health:
         """Read, detect, track and record until `stop()` (or SIGTERM with `stop_on_signals`)."""

@@ -15,11 +15,12 @@ class entirely (a class-agnostic box source).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Protocol
 
 import numpy as np
 
-from vision.classifier import LABELS, NONE, CardClassifier
+from vision.classifier import DEFAULT_CLASSIFIER, LABELS, NONE, CardClassifier
 from vision.detections import CLASS_NAMES, Detection, one_per_card
 
 DEFAULT_MIN_PROB = 0.5
@@ -123,3 +124,18 @@ class TwoStage:
         boxes = self.detector.detect(bgr, conf=self.box_conf)
         found = refine(bgr, boxes, self.classifier, self.min_prob, self.detector_weight)
         return [d for d in found if conf is None or d.confidence >= conf]
+
+
+def with_classifier(detector: _Detector, path: Path | str | None = None) -> _Detector | TwoStage:
+    """The detector with its boxes re-read by the card classifier when that model is there.
+
+    Measured on the real photos (`belote eval --two-stage`): recall 0.014 → 0.28 at precision
+    0.98 → 0.93 with the first shipped models, so the second stage is on by default.
+    """
+    from vision.detector import Detector
+
+    model = Path(path) if path is not None else DEFAULT_CLASSIFIER
+    # Only our YOLO model's boxes are re-read: a scripted or oracle detector is taken as it is.
+    if not model.is_file() or not isinstance(detector, Detector):
+        return detector
+    return TwoStage(detector, CardClassifier(model))

@@ -242,7 +242,9 @@ def run(args: argparse.Namespace) -> int:
     from vision.detector import ModelError, load_detector
 
     try:
-        detector: Any = load_detector(args.model)
+        from vision.two_stage import with_classifier
+
+        detector: Any = with_classifier(load_detector(args.model))
     except ModelError as exc:
         # Without a model the page can still show the deal: the true plays, at their times.
         print(f"demo: {exc}\ndemo: no detector, so the true record is replayed instead of the "

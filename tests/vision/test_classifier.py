@@ -170,3 +170,22 @@ def test_shipped_model_reads_cards_of_a_deck_it_never_saw() -> None:
         image[30 : 30 + h, 30 : 30 + w] = card
         right += classifier.classify(image, [(30, 30, 30 + w, 30 + h)], top=1)[0][0][0] == name
     assert right >= 6, f"read {right} of {len(names)} held-out cards"
+
+
+def test_with_classifier_wraps_only_our_model(tmp_path):
+    """The second stage re-reads our model's boxes; scripted detectors pass through as they are."""
+    from vision.classifier import DEFAULT_CLASSIFIER
+    from vision.detector import DEFAULT_MODEL, load_detector
+    from vision.two_stage import TwoStage, with_classifier
+
+    class Scripted:
+        def detect(self, bgr):
+            return []
+
+    scripted = Scripted()
+    assert with_classifier(scripted) is scripted
+    if not DEFAULT_MODEL.is_file() or not DEFAULT_CLASSIFIER.is_file():
+        pytest.skip("shipped models missing")
+    real = load_detector()
+    assert isinstance(with_classifier(real), TwoStage)
+    assert with_classifier(real, tmp_path / "missing.onnx") is real
