@@ -133,7 +133,12 @@ def play_deal(
             seat = obs.turn
             assert seat is not None
             hand = held[seat]
-            legal = list(strict.legal_cards()) if strict is not None else _legal(obs, seat, hand)
+            # Sorted: a frozenset's order changes from run to run, and a seed must give one deal.
+            legal = (
+                sorted(strict.legal_cards(), key=lambda c: c.index)
+                if strict is not None
+                else _legal(obs, seat, hand)
+            )
             bad = [c for c in hand if c not in legal]
             if slots and i >= slots[0] and bad:
                 card = rng.choice(bad)

@@ -216,3 +216,23 @@ def test_simulate_cli_names_a_missing_design(tmp_path, capsys) -> None:
 
     assert main(["simulate", "--out", str(tmp_path), "--designs", "no-such-deck"]) == 2
     assert "no-such-deck" in capsys.readouterr().err
+
+
+def test_a_seed_gives_the_same_deal_in_every_process():
+    """Set iteration order differs between processes; the deal for a seed must not."""
+    import subprocess
+    import sys
+
+    code = (
+        "import random; from vision.deal_script import play_deal; "
+        "d = play_deal(random.Random(14), 'ffb-coinche', n_illegal=1); "
+        "print(' '.join(str(c) for _, c in d.plays))"
+    )
+    runs = {
+        subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True,
+            env={**__import__("os").environ, "PYTHONHASHSEED": str(seed)},
+        ).stdout
+        for seed in (1, 2, 3)
+    }
+    assert len(runs) == 1
