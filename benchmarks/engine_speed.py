@@ -24,44 +24,20 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.cards import DECK, Card, Seat
+from engine.cards import Card, Seat
 from engine.contract import Contract, Trump
-from engine.legality import legal_mask
 from engine.observe import ObservedDeal, audit
+from engine.playout import play_out
 from engine.record import judge, load_record
 from engine.rules import RuleSet, find_rules
-from engine.tricks import tables
 
 Deal = tuple[Contract, Seat, dict[Seat, list[Card]], list[tuple[Seat, Card]]]
 
 
 def random_deal(rng: random.Random, rules: RuleSet, revoke_rate: float) -> Deal:
-    cards = list(DECK)
-    rng.shuffle(cards)
-    hands = {s: cards[8 * i:8 * i + 8] for i, s in enumerate(Seat)}
     contract = Contract(rng.choice(list(Seat)), 80, rng.choice(list(Trump)[:4]))
-    dealer = rng.choice(list(Seat))
-    t = tables(contract.trump, rules)
-    left = {s: sum(1 << c.index for c in h) for s, h in hands.items()}
-    plays: list[tuple[Seat, Card]] = []
-    leader = dealer.next(rules.clockwise)
-    for _ in range(8):
-        trick: list[int] = []
-        seats: list[Seat] = []
-        seat = leader
-        for _ in range(4):
-            legal = legal_mask(left[seat], trick, t, rules)
-            pool = legal
-            if left[seat] & ~legal and rng.random() < revoke_rate:
-                pool = left[seat] & ~legal
-            card = rng.choice([i for i in range(32) if pool >> i & 1])
-            left[seat] &= ~(1 << card)
-            trick.append(card)
-            seats.append(seat)
-            plays.append((seat, DECK[card]))
-            seat = seat.next(rules.clockwise)
-        leader = seats[t.winning_position(trick)]
-    return contract, dealer, hands, plays
+    deal = play_out(rng, rules, contract, revoke_rate)
+    return contract, deal.dealer, deal.hands, deal.plays
 
 
 def best_rates(n: int, runs: dict[str, Callable[[], object]], rounds: int) -> dict[str, float]:
