@@ -171,7 +171,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.classifier", description=__doc__)
     sub = parser.add_subparsers(dest="mode", required=True)
     p = sub.add_parser("train", help="train on crops (resumes <out>/last.pt)")
-    p.add_argument("--data", type=Path, default=Path("data/crops_v1"))
+    p.add_argument(
+        "--data",
+        type=Path,
+        action="append",
+        help="a crop folder with train.npz and val.npz (repeatable; default data/crops_v1)",
+    )
     p.add_argument("--out", type=Path, default=Path("runs/cls_v1"))
     p.add_argument("--epochs", type=int, default=9)
     p.add_argument("--epoch-size", type=int, default=0, help="crops per epoch (0: all)")
@@ -191,15 +196,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.mode == "train":
         from vision.classifier_train import train
 
-        for name in ("train.npz", "val.npz"):
-            if not (args.data / name).exists():
-                print(
-                    f"error: {args.data / name} not found (run python -m vision.crops)",
-                    file=sys.stderr,
-                )
-                return 2
+        folders = args.data or [Path("data/crops_v1")]
+        for folder in folders:
+            for name in ("train.npz", "val.npz"):
+                if not (folder / name).exists():
+                    print(
+                        f"error: {folder / name} not found (run python -m vision.crops)",
+                        file=sys.stderr,
+                    )
+                    return 2
         train(
-            args.data,
+            folders,
             args.out,
             args.epochs,
             args.batch,

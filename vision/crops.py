@@ -108,12 +108,14 @@ def crops_of(
     per_card: int = 2,
     felt: float = 0.6,
     size: int = CROP,
+    min_visible: float = 0.0,
 ) -> Iterator[tuple[np.ndarray, int]]:
     """(crop, label) pairs from one rendered image and its placements (meta-style dicts).
 
     Labelled belote cards give `per_card` jittered crops each; clearly seen backs, 2-6 and jokers
     one "none" crop each; with probability `felt` a box on bare felt or clutter is added. Belote
-    cards the renderer did not label (barely seen) give nothing: what they are is unclear.
+    cards the renderer did not label (barely seen), or seen less than `min_visible`, give
+    nothing: what they are is unclear (a fanned card's box mostly shows its neighbours).
     """
     h, w = image.shape[:2]
     labelled: list[Box] = []
@@ -122,6 +124,8 @@ def crops_of(
         name = str(c["card"])
         if c["labelled"]:
             labelled.append(box)  # type: ignore[arg-type]
+            if float(c["visible"]) < min_visible:  # type: ignore[arg-type]
+                continue
             for _ in range(per_card):
                 yield square_crop(image, jitter_box(box, rng), size), _INDEX[name]
         elif name not in _INDEX and float(c["visible"]) >= MIN_NONE_VISIBLE:  # type: ignore[arg-type]
@@ -178,6 +182,7 @@ def build(
     seed: str,
     per_card: int,
     size: int = CROP,
+    min_visible: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray, int]:
     """Every crop of every item, stacked: (x, y, images read)."""
     rng = random.Random(seed)
@@ -186,7 +191,9 @@ def build(
     n = 0
     for image, cards in items:
         n += 1
-        for crop, label in crops_of(image, cards, rng, per_card=per_card, size=size):
+        for crop, label in crops_of(
+            image, cards, rng, per_card=per_card, size=size, min_visible=min_visible
+        ):
             xs.append(crop)
             ys.append(label)
         if n % 500 == 0:
@@ -211,6 +218,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--closeup", type=float, default=0.5)
     parser.add_argument("--per-card", type=int, default=2)
     parser.add_argument("--crop", type=int, default=CROP, help="side of the square crops (px)")
+    parser.add_argument(
+        "--min-visible",
+        type=float,
+        default=0.0,
+        help="skip labelled cards seen less than this share (0-1)",
+    )
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -228,7 +241,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             for part in parts:
                 yield from part
 
-        x, y, n = build(chain(), f"{args.seed}:{split}", args.per_card, args.crop)
+        x, y, n = build(
+            chain(), f"{args.seed}:{split}", args.per_card, args.crop, args.min_visible
+        )
         seconds = time.perf_counter() - start
         np.savez(args.out / f"{split}.npz", x=x, y=y)
         counts = np.bincount(y.astype(np.int64), minlength=len(LABELS))

@@ -58,6 +58,19 @@ class Detector:
         self.last_ms = (time.perf_counter() - start) * 1000
         return found
 
+    def boxes(self, bgr: np.ndarray, conf: float) -> list[Detection]:
+        """Every card-like box above `conf` after class-agnostic NMS, duplicates of a card kept.
+
+        For a second stage that names the cards itself: at a low `conf` this finds far more of
+        the cards of an unseen deck than `detect` (whose names must be right to count).
+        """
+        start = time.perf_counter()
+        tensor, box = letterbox(bgr, self.backend.input_size)
+        raw = self.backend.run(tensor)
+        found = decode(raw, box, conf, DEFAULT_IOU, self.backend.names, unique=False)
+        self.last_ms = (time.perf_counter() - start) * 1000
+        return found
+
     def __repr__(self) -> str:
         h, w = self.input_size
         return f"Detector({self.model.name!r}, backend={self.backend_name!r}, input={w}x{h})"

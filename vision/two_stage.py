@@ -24,7 +24,7 @@ from vision.classifier import DEFAULT_CLASSIFIER, LABELS, NONE, CardClassifier
 from vision.detections import CLASS_NAMES, Detection, one_per_card
 
 DEFAULT_MIN_PROB = 0.5
-BOX_CONF = 0.1  # detector threshold when the classifier judges every box
+BOX_CONF = 0.02  # class-agnostic box threshold: 0.1 boxed 51% of real cards, 0.02 boxed 88%
 _FLOOR = 1e-3  # a detector score for cards it did not list, so one reading cannot zero another
 MAX_ALTERNATIVES = 4
 
@@ -121,7 +121,12 @@ class TwoStage:
 
     def detect(self, bgr: np.ndarray, conf: float | None = None) -> list[Detection]:
         """Cards in one BGR image, each at most once, most confident first."""
-        boxes = self.detector.detect(bgr, conf=self.box_conf)
+        # Class-agnostic boxes when the detector offers them: its names need not be right.
+        source = getattr(self.detector, "boxes", None)
+        if source is not None:
+            boxes = source(bgr, self.box_conf)
+        else:
+            boxes = self.detector.detect(bgr, conf=self.box_conf)
         found = refine(bgr, boxes, self.classifier, self.min_prob, self.detector_weight)
         return [d for d in found if conf is None or d.confidence >= conf]
 

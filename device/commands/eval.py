@@ -36,6 +36,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="re-read each detector box with the card classifier (models/card_classifier.onnx)",
     )
+    parser.add_argument(
+        "--classifier",
+        type=Path,
+        default=None,
+        metavar="ONNX",
+        help="card classifier for --two-stage (default models/card_classifier.onnx)",
+    )
+    parser.add_argument(
+        "--box-conf",
+        type=float,
+        default=None,
+        help="detector threshold for the boxes --two-stage re-reads (default 0.02)",
+    )
     parser.add_argument("--top", type=int, default=15, help="confusions shown (default 15)")
     parser.add_argument(
         "--per-image",
@@ -55,12 +68,13 @@ def run(args: argparse.Namespace) -> int:
         detector = load_detector(args.model, args.backend, conf=args.conf or DEFAULT_CONF)
         reader = detector
         if args.two_stage:
-            from vision.classifier import CardClassifier
-            from vision.two_stage import TwoStage
+            from vision.classifier import DEFAULT_CLASSIFIER, CardClassifier
+            from vision.two_stage import BOX_CONF, TwoStage
 
-            reader = TwoStage(detector, CardClassifier())
+            classifier = CardClassifier(args.classifier or DEFAULT_CLASSIFIER)
+            reader = TwoStage(detector, classifier, box_conf=args.box_conf or BOX_CONF)
         sets = [(path, load_set(path, args.split)[: args.limit]) for path in args.sets]
-    except (ModelError, SetError) as exc:
+    except (ModelError, SetError, FileNotFoundError) as exc:
         print(f"belote eval: {exc}", file=sys.stderr)
         return 2
 

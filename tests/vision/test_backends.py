@@ -58,6 +58,19 @@ def test_a_duplicate_whose_other_readings_are_weak_is_dropped():
     assert [d.card for d in decode(raw, SAME)] == ["AS"]
 
 
+def test_class_agnostic_decode_keeps_every_box_even_two_of_one_card():
+    raw = raw_output(
+        [
+            (10, 10, 8, 12, {"AS": 0.9}),
+            (50, 50, 8, 12, {"AS": 0.03, "AC": 0.01}),  # weak: a card of an unseen deck
+            (90, 90, 8, 12, {"KH": 0.01}),  # under the threshold
+        ]
+    )
+    found = decode(raw, SAME, conf=0.02, unique=False)
+    assert [(d.card, round(d.box[0])) for d in found] == [("AS", 6), ("AS", 46)]
+    assert [d.card for d in decode(raw, SAME, conf=0.02)] == ["AS"]  # unique: one AS
+
+
 def test_decode_maps_boxes_back_through_the_letterbox():
     image = np.zeros((100, 200, 3), dtype=np.uint8)  # wide: padded top and bottom
     tensor, box = letterbox(image, 64)

@@ -63,6 +63,19 @@ def test_crops_label_cards_veto_backs_and_skip_unreadable_cards() -> None:
     assert LABELS[NONE] == "none" and len(LABELS) == 33
 
 
+def test_crops_skip_cards_seen_less_than_min_visible() -> None:
+    image = _table((100, 40, 150, 120))
+    cards = [
+        {"card": "JH", "box": [100, 40, 150, 120], "visible": 0.9, "labelled": True},
+        {"card": "QS", "box": [10, 10, 60, 90], "visible": 0.2, "labelled": True},  # a fanned card
+    ]
+    rng = random.Random(0)
+    kept = [label for _, label in crops_of(image, cards, rng, per_card=1, felt=0, min_visible=0.4)]
+    assert kept == [CLASS_NAMES.index("JH")]
+    every = [label for _, label in crops_of(image, cards, rng, per_card=1, felt=0)]
+    assert every == [CLASS_NAMES.index("JH"), CLASS_NAMES.index("QS")]
+
+
 class _Fixed:
     """A stand-in classifier returning given probability rows."""
 
@@ -144,6 +157,52 @@ def test_classifier_gives_ranked_probabilities_per_box(tiny_model: Path) -> None
         assert [p for _, p in r] == sorted((p for _, p in r), reverse=True)
         assert all(name in LABELS for name, _ in r)
     assert classifier.classify(image, []) == []
+
+
+def test_a_128_px_classifier_exports_and_reads_large_crops(tmp_path: Path) -> None:
+    pytest.importorskip("onnxruntime")
+    torch = pytest.importorskip("torch")
+    from vision.classifier import CardClassifier
+    from vision.classifier_train import CardNet, export
+
+    torch.save({"model": CardNet(crop=128).state_dict(), "crop": 128}, tmp_path / "big.pt")
+    classifier = CardClassifier(export(tmp_path / "big.pt", tmp_path / "big.onnx"))
+    assert classifier.size == 128
+    probs = classifier.probabilities(_table((100, 40, 150, 120)), [(100, 40, 150, 120)])
+    assert probs.shape == (1, len(LABELS))
+
+
+def test_training_refuses_crop_folders_of_different_sizes(tmp_path: Path) -> None:
+    pytest.importorskip("torch")
+    from vision.classifier_train import _load
+
+    for name, side in (("a", 64), ("b", 128)):
+        (tmp_path / name).mkdir()
+        np.savez(tmp_path / name / "train.npz", x=np.zeros((2, side, side, 3), np.uint8), y=[0, 1])
+    with pytest.raises(ValueError, match="mix crop sizes"):
+        _load([tmp_path / "a", tmp_path / "b"], "train.npz")
+    x, y = _load([tmp_path / "a", tmp_path / "a"], "train.npz")
+    assert x.shape == (4, 64, 64, 3) and y.tolist() == [0, 1, 0, 1]
+
+
+def test_two_stage_reads_the_detectors_class_agnostic_boxes() -> None:
+    from vision.two_stage import TwoStage
+
+    class Boxes:
+        def __init__(self) -> None:
+            self.asked: list[float] = []
+
+        def detect(self, bgr: np.ndarray, conf: float | None = None) -> list[Detection]:
+            raise AssertionError("a detector with boxes() is asked for boxes")
+
+        def boxes(self, bgr: np.ndarray, conf: float) -> list[Detection]:
+            self.asked.append(conf)
+            return [_det("AS", 0, conf=0.03), _det("AS", 60, conf=0.02)]
+
+    source = Boxes()
+    reader = TwoStage(source, _Fixed([{"7H": 0.9}, {"8H": 0.8}]), box_conf=0.02)  # type: ignore[arg-type]
+    assert sorted(d.card for d in reader.detect(np.zeros((100, 300, 3), np.uint8))) == ["7H", "8H"]
+    assert source.asked == [0.02]
 
 
 def test_missing_model_is_named() -> None:

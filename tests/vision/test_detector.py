@@ -45,6 +45,15 @@ def test_the_confidence_threshold_can_be_lowered_per_call(fake_model: Path):
     assert "7S" not in {d.card for d in detector.detect(image)}
 
 
+def test_boxes_are_class_agnostic_for_a_second_stage(fake_model: Path):
+    detector = load_detector(fake_model)
+    image = np.zeros((128, 128, 3), dtype=np.uint8)
+    found = detector.boxes(image, conf=0.1)
+    assert [d.card for d in found] == ["JH", "JH", "7S"]  # both JH boxes, and the weak one
+    assert found[1].box == pytest.approx((88, 84, 104, 108))
+    assert [d.card for d in detector.boxes(image, conf=0.5)] == ["JH", "JH"]
+
+
 def test_missing_model_is_a_clear_error(tmp_path: Path):
     with pytest.raises(ModelError, match=r"nothing\.onnx: model not found"):
         load_detector(tmp_path / "nothing.onnx")

@@ -75,12 +75,15 @@ def decode(
     iou: float = 0.6,
     names: tuple[str, ...] = CLASS_NAMES,
     max_det: int = 64,
+    unique: bool = True,
 ) -> list[Detection]:
     """Turn raw head output (4 + classes, anchors) into detections, each card at most once.
 
     NMS ignores the class: one physical card gives one box, whatever cards its scores hesitate
     between; those hesitations become the detection's `alternatives`. When two boxes want the
     same card, the less confident one takes its best other reading if that clears `conf`.
+    `unique=False` keeps every box after NMS with its best reading, duplicates included: the
+    class-agnostic boxes a second stage reads again.
     """
     out = np.asarray(raw, dtype=np.float32)
     if out.ndim == 3:
@@ -105,7 +108,7 @@ def decode(
     for k in keep:  # best first
         row = scores[candidates[k]]
         ranked = np.argsort(-row)
-        choice = next((int(c) for c in ranked if names[c] not in taken), None)
+        choice = next((int(c) for c in ranked if not unique or names[c] not in taken), None)
         if choice is None or row[choice] < conf:
             continue
         card = names[choice]
@@ -123,7 +126,7 @@ def decode(
                 alternatives=alternatives,
             )
         )
-    return one_per_card(detections)
+    return one_per_card(detections) if unique else detections
 
 
 def _unletterbox(xyxy: np.ndarray, box: Letterbox) -> tuple[float, float, float, float]:
