@@ -125,6 +125,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path("runs/simdeals"))
     parser.add_argument("--fps", type=float, default=10.0)
     parser.add_argument("--pace", type=float, default=1.0)
+    parser.add_argument("--size", default="640x480", help="video WxH (default 640x480)")
     parser.add_argument("--designs", nargs="+", help="default: the held-out designs")
     parser.add_argument("--threads", type=int, default=2, help="cores for the detector (2)")
     parser.add_argument("--oracle", action="store_true", help="renderer labels, not the detector")
@@ -132,6 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", help="detector model (default: the shipped one)")
     parser.add_argument("--two-stage", action="store_true",
                         help="re-read each box with the card classifier (vision.two_stage)")
+    parser.add_argument("--classifier", help="card classifier (default: the shipped one)")
     parser.add_argument("--crop", type=float, default=0.0, metavar="SHARE",
                         help="experiment: detect only in the middle SHARE of the felt (e.g. 0.6)")
     args = parser.parse_args(argv)
@@ -152,7 +154,8 @@ def main(argv: list[str] | None = None) -> int:
 
         t0 = time.perf_counter()
         files = simulate_deals(args.out, args.deals, seed=args.seed, illegal=args.illegal,
-                               designs=args.designs, fps=args.fps, pace=args.pace)
+                               designs=args.designs, fps=args.fps, pace=args.pace,
+                               size=tuple(int(v) for v in args.size.split("x")))
         print(f"filmed {len(files)} deals in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
         videos = [f.record for f in files]
     videos = videos[: args.deals]
@@ -162,10 +165,11 @@ def main(argv: list[str] | None = None) -> int:
 
         detector = load_detector(args.model)
         if args.two_stage:
-            from vision.classifier import CardClassifier
+            from vision.classifier import DEFAULT_CLASSIFIER, CardClassifier
             from vision.two_stage import TwoStage
 
-            detector = TwoStage(detector, CardClassifier(threads=args.threads))
+            classifier = CardClassifier(args.classifier or DEFAULT_CLASSIFIER, threads=args.threads)
+            detector = TwoStage(detector, classifier)
         print(f"detector: {detector!r}", file=sys.stderr)
     from device.commands.replay import replay
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
 import tempfile
 import threading
@@ -238,6 +239,7 @@ def run(args: argparse.Namespace) -> int:
         video, truth = load_simulated(_pick_deal(args, work))
     except (OSError, ValueError) as exc:
         print(f"demo: {exc}", file=sys.stderr)
+        shutil.rmtree(work, ignore_errors=True)  # nothing was recorded there
         return 2
     from vision.detector import ModelError, load_detector
 

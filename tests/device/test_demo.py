@@ -101,13 +101,13 @@ def test_demo_serves_the_live_page_over_its_event_log(tmp_path) -> None:
 
 
 @pytest.mark.slow
-def test_bundled_demo_with_the_shipped_model(capsys) -> None:
+def test_bundled_demo_with_the_shipped_model(tmp_path, capsys) -> None:
     from device.commands.demo import DEMO_DIR
     from vision.detector import DEFAULT_MODEL
 
     if not DEFAULT_MODEL.exists() or not (DEMO_DIR / "deal_000.mp4").exists():
         pytest.skip("no shipped model or bundled demo deal")
-    assert main(["demo", "--no-serve"]) == 0
+    assert main(["demo", "--no-serve", "--db", str(tmp_path / "belote.db")]) == 0
     out = capsys.readouterr().out
     assert "plays read right (card, seat, order):" in out
     assert Path(DEMO_DIR / "deal_000.json").exists()

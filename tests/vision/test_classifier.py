@@ -185,6 +185,24 @@ def test_training_refuses_crop_folders_of_different_sizes(tmp_path: Path) -> Non
     assert x.shape == (4, 64, 64, 3) and y.tolist() == [0, 1, 0, 1]
 
 
+def test_a_128_px_run_starts_from_the_layers_a_64_px_model_shares(tmp_path: Path) -> None:
+    torch = pytest.importorskip("torch")
+    from vision.classifier_train import CardNet, train
+
+    rng = np.random.default_rng(0)
+    for name in ("train.npz", "val.npz"):
+        x = rng.integers(0, 255, (6, 128, 128, 3), dtype=np.uint8)
+        np.savez(tmp_path / name, x=x, y=np.arange(6))
+    small = CardNet(crop=64)
+    torch.save({"model": small.state_dict()}, tmp_path / "small.pt")
+    ckpt = train(tmp_path, tmp_path / "run", epochs=1, batch=4, lr=0.0, init=tmp_path / "small.pt")
+    state = torch.load(ckpt, weights_only=False)
+    assert state["crop"] == 128 and state["epoch"] == 0
+    first = "features.0.0.weight"  # the stem: same shape in both, copied, unchanged at lr 0
+    assert torch.equal(state["model"][first], small.state_dict()[first])
+    assert state["model"]["head.1.weight"].shape == (len(LABELS), 256)
+
+
 def test_two_stage_reads_the_detectors_class_agnostic_boxes() -> None:
     from vision.two_stage import TwoStage
 
