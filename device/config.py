@@ -71,6 +71,9 @@ class DetectorConfig(_Section):
     imgsz: int = Field(640, ge=32, le=4096)
     # Re-read each box with models/card_classifier.onnx (vision.two_stage) when it is there.
     second_stage: bool = True
+    # Average the classifier over this many quarter turns of each box: 4 reads more cards right
+    # (real photos P 0.967 -> 0.984), 1 is ~4x cheaper (about 6 vs 22 ms for 8 boxes on 2 cores).
+    classifier_turns: Literal[1, 2, 4] = 4
 
 
 Point = tuple[float, float]

@@ -7,6 +7,8 @@ import json
 import sys
 from pathlib import Path
 
+from device.commands.reading import add_reading_arguments, build_reader
+
 HELP = "Read the cards in images (one JSON line per image with --json)."
 
 
@@ -25,8 +27,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="auto (fastest installed), ncnn, onnxruntime or ultralytics",
     )
     parser.add_argument(
-        "--conf", type=float, default=None, help="confidence threshold (default 0.35)"
+        "--conf",
+        type=float,
+        default=None,
+        help="least confidence reported (default: 0.35 with --one-stage, every card the "
+        "classifier names otherwise)",
     )
+    add_reading_arguments(parser)
     parser.add_argument(
         "--annotate",
         type=Path,
@@ -43,7 +50,8 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         detector = load_detector(args.model, args.backend, conf=args.conf or DEFAULT_CONF)
-    except ModelError as exc:
+        detector = build_reader(detector, args, "detect")
+    except (ModelError, FileNotFoundError) as exc:
         print(f"belote detect: {exc}", file=sys.stderr)
         return 2
     if args.annotate:
@@ -56,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"belote detect: {name}: {reason}", file=sys.stderr)
             status = 2
             continue
-        cards = detector.detect(bgr)
+        cards = detector.detect(bgr, args.conf)
         if args.json:
             print(json.dumps({"image": name, "cards": [d.to_json() for d in cards]}), flush=True)
         else:

@@ -7,6 +7,8 @@ import json
 import sys
 from pathlib import Path
 
+from device.commands.reading import add_reading_arguments, build_reader
+
 HELP = "Measure the card detector on image sets: card-set precision/recall, perfect images."
 
 
@@ -31,24 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--conf", type=float, default=None, help="confidence threshold")
     parser.add_argument("--limit", type=int, default=None, help="evaluate the first N images")
     parser.add_argument("--json", action="store_true", help="one JSON object per set")
-    parser.add_argument(
-        "--two-stage",
-        action="store_true",
-        help="re-read each detector box with the card classifier (models/card_classifier.onnx)",
-    )
-    parser.add_argument(
-        "--classifier",
-        type=Path,
-        default=None,
-        metavar="ONNX",
-        help="card classifier for --two-stage (default models/card_classifier.onnx)",
-    )
-    parser.add_argument(
-        "--box-conf",
-        type=float,
-        default=None,
-        help="detector threshold for the boxes --two-stage re-reads (default 0.02)",
-    )
+    add_reading_arguments(parser)
     parser.add_argument("--top", type=int, default=15, help="confusions shown (default 15)")
     parser.add_argument(
         "--per-image",
@@ -66,13 +51,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         detector = load_detector(args.model, args.backend, conf=args.conf or DEFAULT_CONF)
-        reader = detector
-        if args.two_stage:
-            from vision.classifier import DEFAULT_CLASSIFIER, CardClassifier
-            from vision.two_stage import BOX_CONF, TwoStage
-
-            classifier = CardClassifier(args.classifier or DEFAULT_CLASSIFIER)
-            reader = TwoStage(detector, classifier, box_conf=args.box_conf or BOX_CONF)
+        reader = build_reader(detector, args, "eval")
         sets = [(path, load_set(path, args.split)[: args.limit]) for path in args.sets]
     except (ModelError, SetError, FileNotFoundError) as exc:
         print(f"belote eval: {exc}", file=sys.stderr)
@@ -87,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     print(
         f"model {detector.model} ({detector.backend_name}, input "
         f"{detector.input_size[1]}x{detector.input_size[0]}, conf {detector.conf})"
-        + (" + card classifier" if args.two_stage else ""),
+        + (f" + {reader!r}" if reader is not detector else ""),
         file=sys.stderr,
     )
     per_image = args.per_image.open("w") if args.per_image else None

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "vision"))
-from fake_onnx import raw_output, write_fake_model
+from fake_onnx import raw_output, write_fake_classifier, write_fake_model
 
 from device.cli import main
 
@@ -33,7 +33,8 @@ def image(tmp_path: Path) -> Path:
 
 def test_json_line_per_image_with_the_path_as_given(model, image, capsys, monkeypatch):
     monkeypatch.chdir(image.parent)
-    assert main(["detect", "table.jpg", "table.jpg", "--json", "--model", str(model)]) == 0
+    args = ["detect", "table.jpg", "table.jpg", "--json", "--model", str(model), "--one-stage"]
+    assert main(args) == 0
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 2
     record = json.loads(lines[0])
@@ -47,7 +48,8 @@ def test_json_line_per_image_with_the_path_as_given(model, image, capsys, monkey
 
 def test_readable_list_and_annotated_copy(model, image, capsys, tmp_path):
     out = tmp_path / "annotated"
-    assert main(["detect", str(image), "--model", str(model), "--annotate", str(out)]) == 0
+    args = ["detect", str(image), "--model", str(model), "--annotate", str(out), "--one-stage"]
+    assert main(args) == 0
     text = capsys.readouterr().out
     assert "2 cards" in text and "JH  0.97" in text and "else JD 0.30" in text and "7S" in text
     drawn = cv2.imread(str(out / "table.jpg"))
@@ -87,13 +89,34 @@ def test_missing_model_is_one_line_exit_2(image, capsys, tmp_path):
 def test_eval_prints_card_set_scores(model, image, capsys, tmp_path):
     labels = {"images": {image.name: [{"card": "JH", "box": [12, 10, 20, 22]}]}}
     (tmp_path / "labels.json").write_text(json.dumps(labels))
-    code = main(["eval", "--model", str(model), "--set", str(tmp_path / "labels.json"), "--json"])
+    labels_json = str(tmp_path / "labels.json")
+    code = main(["eval", "--model", str(model), "--set", labels_json, "--json", "--one-stage"])
     assert code == 0
     summary = json.loads(capsys.readouterr().out)
     assert summary["recall"] == 1.0
     assert summary["precision"] == 0.5  # 7S is not in the photo
     assert summary["perfect"] == 0.0
     assert {"true": "nothing", "predicted": "7S", "count": 1} in summary["confusions"]
+
+
+def test_by_default_the_classifier_names_each_box(model, image, capsys, tmp_path):
+    classifier = write_fake_classifier(tmp_path / "cls.onnx", {"QC": 0.9})
+    args = ["detect", str(image), "--json", "--model", str(model), "--classifier", str(classifier)]
+    assert main(args) == 0
+    cards = json.loads(capsys.readouterr().out)["cards"]
+    # Both boxes read as QC; a deck holds one QC, so it is reported once.
+    assert [c["card"] for c in cards] == ["QC"]
+    assert cards[0]["confidence"] == pytest.approx(0.9, abs=1e-3)
+    veto = write_fake_classifier(tmp_path / "veto.onnx", {"none": 0.9})
+    assert main([*args[:-1], str(veto)]) == 0
+    assert json.loads(capsys.readouterr().out)["cards"] == []
+
+
+def test_a_missing_classifier_given_by_name_is_one_line_exit_2(model, image, capsys, tmp_path):
+    args = ["detect", str(image), "--model", str(model), "--classifier", str(tmp_path / "no.onnx")]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "no.onnx" in err and "Traceback" not in err
 
 
 def test_eval_names_a_missing_set(model, capsys, tmp_path):

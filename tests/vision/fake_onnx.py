@@ -45,3 +45,36 @@ def write_fake_model(path: Path, raw: np.ndarray, size: int = 64, names=CLASS_NA
     meta.key, meta.value = "names", str(dict(enumerate(names)))
     onnx.save(model, str(path))
     return path
+
+
+def write_fake_classifier(path: Path, probs: dict[str, float], size: int = 64) -> Path:
+    """A card classifier ONNX (input 'crops' (N, 3, size, size)) giving every box the same row."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    from vision.crops import LABELS
+
+    rest = (1.0 - sum(probs.values())) / (len(LABELS) - len(probs))  # rows sum to 1
+    row = np.full((1, len(LABELS)), rest, np.float32)
+    for name, p in probs.items():
+        row[0, LABELS.index(name)] = p
+    nodes = [
+        helper.make_node("ReduceMean", ["crops"], ["mean"], axes=[2, 3], keepdims=0),  # (N, 3)
+        helper.make_node("ReduceMean", ["mean"], ["one"], axes=[1], keepdims=1),  # (N, 1)
+        helper.make_node("Mul", ["one", "zero"], ["nothing"]),
+        helper.make_node("Add", ["nothing", "row"], ["probs"]),  # broadcast to (N, 33)
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "fake_classifier",
+        [helper.make_tensor_value_info("crops", TensorProto.FLOAT, ["n", 3, size, size])],
+        [helper.make_tensor_value_info("probs", TensorProto.FLOAT, ["n", len(LABELS)])],
+        initializer=[
+            numpy_helper.from_array(row, "row"),
+            numpy_helper.from_array(np.array(0.0, dtype=np.float32), "zero"),
+        ],
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    model.ir_version = 8
+    onnx.save(model, str(path))
+    return path

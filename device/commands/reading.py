@@ -1,0 +1,75 @@
+"""The card-reading options `belote detect` and `belote eval` share: one stage or two.
+
+By default a command reads cards the way the companion does: the detector's class-agnostic boxes,
+each re-read by the card classifier (`vision.two_stage`). `--one-stage` measures the detector
+alone. Not a command itself (it is not in `device.cli.COMMANDS`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def add_reading_arguments(parser: argparse.ArgumentParser) -> None:
+    """--one-stage, --classifier, --turns, --box-conf, --min-prob."""
+    parser.add_argument(
+        "--one-stage",
+        action="store_true",
+        help="the detector's own card names, without the card classifier",
+    )
+    parser.add_argument(
+        "--two-stage", action="store_true", help=argparse.SUPPRESS
+    )  # the default; kept so older command lines still run
+    parser.add_argument(
+        "--classifier",
+        type=Path,
+        default=None,
+        metavar="ONNX",
+        help="card classifier (default: the shipped models/card_classifier.onnx)",
+    )
+    parser.add_argument(
+        "--turns",
+        type=int,
+        default=None,
+        choices=(1, 2, 4),
+        help="average the classifier over this many quarter turns of each box (default 4)",
+    )
+    parser.add_argument(
+        "--box-conf",
+        type=float,
+        default=None,
+        help="detector threshold for the boxes the classifier re-reads (default 0.02)",
+    )
+    parser.add_argument(
+        "--min-prob",
+        type=float,
+        default=None,
+        help="least classifier probability to report a card (default 0.5)",
+    )
+
+
+def build_reader(detector: Any, args: argparse.Namespace, command: str) -> Any:
+    """The detector, or the detector and classifier together, as the arguments ask.
+
+    Raises FileNotFoundError naming an explicit --classifier that is missing; without one, a
+    missing shipped classifier falls back to the detector alone, with a note on stderr.
+    """
+    from vision.classifier import DEFAULT_CLASSIFIER, CardClassifier
+    from vision.two_stage import BOX_CONF, DEFAULT_MIN_PROB, DEFAULT_TURNS, TwoStage
+
+    if args.one_stage:
+        return detector
+    path = args.classifier or DEFAULT_CLASSIFIER
+    if args.classifier is None and not path.is_file():
+        print(f"belote {command}: no {path}: the detector's own names are used", file=sys.stderr)
+        return detector
+    classifier = CardClassifier(path, turns=args.turns or DEFAULT_TURNS)
+    return TwoStage(
+        detector,
+        classifier,
+        box_conf=args.box_conf if args.box_conf is not None else BOX_CONF,
+        min_prob=args.min_prob if args.min_prob is not None else DEFAULT_MIN_PROB,
+    )
