@@ -134,6 +134,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--two-stage", action="store_true",
                         help="re-read each box with the card classifier (vision.two_stage)")
     parser.add_argument("--classifier", help="card classifier (default: the shipped one)")
+    parser.add_argument("--turns", type=int, default=4, choices=(1, 2, 4),
+                        help="quarter turns the classifier averages (default 4, as shipped)")
     parser.add_argument("--crop", type=float, default=0.0, metavar="SHARE",
                         help="experiment: detect only in the middle SHARE of the felt (e.g. 0.6)")
     args = parser.parse_args(argv)
@@ -168,7 +170,8 @@ def main(argv: list[str] | None = None) -> int:
             from vision.classifier import DEFAULT_CLASSIFIER, CardClassifier
             from vision.two_stage import TwoStage
 
-            classifier = CardClassifier(args.classifier or DEFAULT_CLASSIFIER, threads=args.threads)
+            classifier = CardClassifier(args.classifier or DEFAULT_CLASSIFIER,
+                                        threads=args.threads, turns=args.turns)
             detector = TwoStage(detector, classifier)
         print(f"detector: {detector!r}", file=sys.stderr)
     from device.commands.replay import replay
