@@ -131,10 +131,14 @@ def test_bench_reports_both_models_the_ratio_and_memory(model, image, capsys, tm
         size=128,
         names=tuple(f"c{i}" for i in range(80)),
     )
+    classifier = write_fake_classifier(tmp_path / "cls.onnx", {"QC": 0.9})
     args = ["bench", "--model", str(model), "--baseline", str(stock), "--image", str(image)]
+    args += ["--classifier", str(classifier)]
     assert main([*args, "--frames", "5", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["input"] == "64x64"
     assert result["ms_per_frame_inference"] > 0 and result["stock_yolo11n_640_ms"] > 0
     assert result["speedup"] > 0  # (times of a fake model are too small to check the division)
     assert result["detect_peak_rss_mb"] > 10
+    assert result["two_stage_ms_per_frame"] > 0  # the classifier timed as the second stage
+    assert result["two_stage_boxes"] == 2 and result["two_stage_classifier_turns"] == 4
