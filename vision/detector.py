@@ -49,14 +49,7 @@ class Detector:
 
     def detect(self, bgr: np.ndarray, conf: float | None = None) -> list[Detection]:
         """Cards in one BGR image (H, W, 3 uint8), each at most once, most confident first."""
-        start = time.perf_counter()
-        tensor, box = letterbox(bgr, self.backend.input_size)
-        raw = self.backend.run(tensor)
-        found = decode(
-            raw, box, self.conf if conf is None else conf, DEFAULT_IOU, self.backend.names
-        )
-        self.last_ms = (time.perf_counter() - start) * 1000
-        return found
+        return self._read(bgr, self.conf if conf is None else conf, unique=True)
 
     def boxes(self, bgr: np.ndarray, conf: float) -> list[Detection]:
         """Every card-like box above `conf` after class-agnostic NMS, duplicates of a card kept.
@@ -64,11 +57,14 @@ class Detector:
         For a second stage that names the cards itself: at a low `conf` this finds far more of
         the cards of an unseen deck than `detect` (whose names must be right to count).
         """
+        return self._read(bgr, conf, unique=False)
+
+    def _read(self, bgr: np.ndarray, conf: float, unique: bool) -> list[Detection]:
         start = time.perf_counter()
         tensor, box = letterbox(bgr, self.backend.input_size)
         raw = self.backend.run(tensor)
-        found = decode(raw, box, conf, DEFAULT_IOU, self.backend.names, unique=False)
-        self.last_ms = (time.perf_counter() - start) * 1000
+        found = decode(raw, box, conf, DEFAULT_IOU, self.backend.names, unique=unique)
+        self.last_ms = (time.perf_counter() - start) * 1000  # inference time, for health pages
         return found
 
     def __repr__(self) -> str:

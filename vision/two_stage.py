@@ -3,7 +3,7 @@
 The classifier sees each box large and alone, so it reads unseen decks better than a small
 32-class detector, and its "none" class vetoes boxes on backs, 2-6, jokers and clutter.
 
-    refined = refine(bgr, detector.detect(bgr, conf=0.1), classifier)   # detector's boxes
+    refined = refine(bgr, detector.boxes(bgr, conf=0.02), classifier)   # detector's boxes
     refined = refine_boxes(bgr, [(x0, y0, x1, y1), ...], classifier)     # any box source
     reader = TwoStage(detector, classifier); reader.detect(bgr)         # both in one verb
 
