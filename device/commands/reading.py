@@ -58,9 +58,12 @@ def build_reader(detector: Any, args: argparse.Namespace, command: str) -> Any:
     missing shipped classifier falls back to the detector alone, with a note on stderr.
     """
     from vision.classifier import DEFAULT_CLASSIFIER, CardClassifier
+    from vision.detector import Detector
     from vision.two_stage import BOX_CONF, DEFAULT_MIN_PROB, DEFAULT_TURNS, TwoStage
 
-    if args.one_stage:
+    # Only our YOLO model's boxes are re-read (as in `with_classifier`): a scripted detector,
+    # as the tests use, is taken as it is.
+    if args.one_stage or not isinstance(detector, Detector):
         return detector
     path = args.classifier or DEFAULT_CLASSIFIER
     if args.classifier is None and not path.is_file():

@@ -14,6 +14,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from device.commands.reading import add_reading_arguments, build_reader
+
 HELP = "Run the pipeline offline on a video or folder; print the record seen and the verdict."
 
 
@@ -24,6 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", help="detector model (default: the shipped one)")
     parser.add_argument("--backend", default="auto", help="detector backend (default auto)")
     parser.add_argument("--conf", type=float, default=None, help="detector confidence threshold")
+    add_reading_arguments(parser)
     parser.add_argument("--config", type=Path, metavar="YAML",
                         help="take geometry, tracker and rules settings from this config")
     parser.add_argument("--rules", help="rules preset when no record sits beside the video")
@@ -212,7 +215,11 @@ def run(args: argparse.Namespace) -> int:
         try:
             kw = {} if args.conf is None else {"conf": args.conf}
             detector = load_detector(args.model or config.detector.model, args.backend, **kw)
-        except ValueError as exc:
+            if not config.detector.second_stage:
+                args.one_stage = True
+            args.turns = args.turns or config.detector.classifier_turns
+            detector = build_reader(detector, args, "replay")
+        except (ValueError, FileNotFoundError) as exc:
             print(f"replay: {exc}", file=sys.stderr)
             return 2
     results = []
