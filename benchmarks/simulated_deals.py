@@ -134,6 +134,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--two-stage", action="store_true",
                         help="re-read each box with the card classifier (vision.two_stage)")
     parser.add_argument("--classifier", help="card classifier (default: the shipped one)")
+    parser.add_argument("--turn-wait", type=float, default=None, metavar="S",
+                        help="tracker.turn_wait: hold a card out of turn this long (config default)")
     parser.add_argument("--turns", type=int, default=4, choices=(1, 2, 4),
                         help="quarter turns the classifier averages (default 4, as shipped)")
     parser.add_argument("--crop", type=float, default=0.0, metavar="SHARE",
@@ -175,6 +177,11 @@ def main(argv: list[str] | None = None) -> int:
             detector = TwoStage(detector, classifier)
         print(f"detector: {detector!r}", file=sys.stderr)
     from device.commands.replay import replay
+    from device.config import Config
+
+    config = Config()
+    if args.turn_wait is not None:
+        config = Config.model_validate({"tracker": {"turn_wait": args.turn_wait}})
 
     items, frames, wall = [], 0, 0.0
     for path in tqdm(videos, desc="pipeline", unit="deal", file=sys.stderr):
@@ -186,7 +193,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.crop and not args.oracle:
             det = PlayAreaDetector(detector, sim["geometry"]["corners"], args.crop)
         t0 = time.perf_counter()
-        result = replay(path.with_name(sim["video"]), det, referee=referee, progress=False)
+        result = replay(path.with_name(sim["video"]), det, referee=referee, progress=False,
+                        config=config)
         wall += time.perf_counter() - t0
         frames += result["frames"]
         items.append((truth, result))
