@@ -1,4 +1,4 @@
-"""The card-reading options `belote detect` and `belote eval` share: one stage or two.
+"""The card-reading options `belote detect`, `eval` and `replay` share: one stage or two.
 
 By default a command reads cards the way the companion does: the detector's class-agnostic boxes,
 each re-read by the card classifier (`vision.two_stage`). `--one-stage` measures the detector
