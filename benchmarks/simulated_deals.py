@@ -135,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="re-read each box with the card classifier (vision.two_stage)")
     parser.add_argument("--classifier", help="card classifier (default: the shipped one)")
     parser.add_argument("--turn-wait", type=float, default=None, metavar="S",
-                        help="tracker.turn_wait: hold a card out of turn this long (config default)")
+                        help="tracker.turn_wait: hold a card out of turn this long")
     parser.add_argument("--turns", type=int, default=4, choices=(1, 2, 4),
                         help="quarter turns the classifier averages (default 4, as shipped)")
     parser.add_argument("--crop", type=float, default=0.0, metavar="SHARE",
