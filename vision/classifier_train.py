@@ -45,7 +45,6 @@ class CardNet(nn.Module):
         widths = (32, 64, 128) if crop <= 64 else (32, 64, 128, 256)
         for cin, cout in itertools.pairwise(widths):
             layers += [_conv(cin, cout, 2), _conv(cout, cout)]
-        self.crop = crop
         self.features = nn.Sequential(*layers)
         self.head = nn.Sequential(nn.Dropout(0.1), nn.Linear(widths[-1], classes))
 

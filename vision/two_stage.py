@@ -120,6 +120,8 @@ class TwoStage:
         self.box_conf = box_conf
         self.min_prob = min_prob
         self.detector_weight = detector_weight
+        # Class-agnostic boxes when the detector offers them: its names need not be right.
+        self._boxes = getattr(detector, "boxes", None)
         self.last_ms = 0.0  # both stages, last call: for `belote detect` and the health page
 
     def __repr__(self) -> str:
@@ -139,10 +141,8 @@ class TwoStage:
     def detect(self, bgr: np.ndarray, conf: float | None = None) -> list[Detection]:
         """Cards in one BGR image, each at most once, most confident first."""
         start = time.perf_counter()
-        # Class-agnostic boxes when the detector offers them: its names need not be right.
-        source = getattr(self.detector, "boxes", None)
-        if source is not None:
-            boxes = source(bgr, self.box_conf)
+        if self._boxes is not None:
+            boxes = self._boxes(bgr, self.box_conf)
         else:
             boxes = self.detector.detect(bgr, conf=self.box_conf)
         found = refine(bgr, boxes, self.classifier, self.min_prob, self.detector_weight)
@@ -151,7 +151,11 @@ class TwoStage:
 
 
 def with_classifier(
-    detector: _Detector, path: Path | str | None = None, turns: int = DEFAULT_TURNS
+    detector: _Detector,
+    path: Path | str | None = None,
+    turns: int = DEFAULT_TURNS,
+    box_conf: float = BOX_CONF,
+    min_prob: float = DEFAULT_MIN_PROB,
 ) -> _Detector | TwoStage:
     """The detector with its boxes re-read by the card classifier when that model is there.
 
@@ -164,4 +168,4 @@ def with_classifier(
     # Only our YOLO model's boxes are re-read: a scripted or oracle detector is taken as it is.
     if not model.is_file() or not isinstance(detector, Detector):
         return detector
-    return TwoStage(detector, CardClassifier(model, turns=turns))
+    return TwoStage(detector, CardClassifier(model, turns=turns), box_conf, min_prob)

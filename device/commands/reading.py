@@ -51,28 +51,34 @@ def add_reading_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def build_reader(detector: Any, args: argparse.Namespace, command: str) -> Any:
-    """The detector, or the detector and classifier together, as the arguments ask.
+def build_reader(
+    detector: Any,
+    args: argparse.Namespace,
+    command: str,
+    second_stage: bool = True,
+    turns: int | None = None,
+) -> Any:
+    """The detector, or the detector and classifier together (`vision.two_stage.with_classifier`).
 
+    `second_stage` and `turns` are the defaults the arguments override (a config's, for replay).
     Raises FileNotFoundError naming an explicit --classifier that is missing; without one, a
     missing shipped classifier falls back to the detector alone, with a note on stderr.
     """
-    from vision.classifier import DEFAULT_CLASSIFIER, CardClassifier
-    from vision.detector import Detector
-    from vision.two_stage import BOX_CONF, DEFAULT_MIN_PROB, DEFAULT_TURNS, TwoStage
+    from vision.classifier import DEFAULT_CLASSIFIER
+    from vision.two_stage import BOX_CONF, DEFAULT_MIN_PROB, DEFAULT_TURNS, with_classifier
 
-    # Only our YOLO model's boxes are re-read (as in `with_classifier`): a scripted detector,
-    # as the tests use, is taken as it is.
-    if args.one_stage or not isinstance(detector, Detector):
+    if args.one_stage or not second_stage:
         return detector
     path = args.classifier or DEFAULT_CLASSIFIER
-    if args.classifier is None and not path.is_file():
+    if not path.is_file():
+        if args.classifier is not None:
+            raise FileNotFoundError(f"classifier model not found: {path}")
         print(f"belote {command}: no {path}: the detector's own names are used", file=sys.stderr)
         return detector
-    classifier = CardClassifier(path, turns=args.turns or DEFAULT_TURNS)
-    return TwoStage(
+    return with_classifier(
         detector,
-        classifier,
+        path,
+        turns=args.turns or turns or DEFAULT_TURNS,
         box_conf=args.box_conf if args.box_conf is not None else BOX_CONF,
         min_prob=args.min_prob if args.min_prob is not None else DEFAULT_MIN_PROB,
     )

@@ -215,10 +215,8 @@ def run(args: argparse.Namespace) -> int:
         try:
             kw = {} if args.conf is None else {"conf": args.conf}
             detector = load_detector(args.model or config.detector.model, args.backend, **kw)
-            if not config.detector.second_stage:
-                args.one_stage = True
-            args.turns = args.turns or config.detector.classifier_turns
-            detector = build_reader(detector, args, "replay")
+            detector = build_reader(detector, args, "replay", config.detector.second_stage,
+                                    config.detector.classifier_turns)
         except (ValueError, FileNotFoundError) as exc:
             print(f"replay: {exc}", file=sys.stderr)
             return 2
