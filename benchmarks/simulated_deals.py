@@ -167,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.oracle:
         from vision.detector import load_detector
 
-        detector = load_detector(args.model)
+        detector = load_detector(args.model, boxes=args.two_stage)
         if args.two_stage:
             from vision.classifier import DEFAULT_CLASSIFIER, CardClassifier
             from vision.two_stage import TwoStage

@@ -252,7 +252,8 @@ class Companion:
         from vision.detector import load_detector
 
         d = self.config.detector
-        detector = load_detector(d.model, d.backend, imgsz=d.imgsz, conf=d.conf)
+        detector = load_detector(d.model, d.backend, imgsz=d.imgsz, conf=d.conf,
+                                 boxes=d.second_stage)
         if d.second_stage:
             from vision.two_stage import with_classifier
 

@@ -43,6 +43,7 @@ class Job:
     artwork: Path = CACHE
     textures: Path = TEXTURES
     closeup: float = 0.4
+    far: float = 0.0
 
 
 def yolo_lines(labels: Sequence[CardLabel], width: int, height: int) -> list[str]:
@@ -68,7 +69,7 @@ def render_one(
     if name not in designs:
         designs[name] = load_design(name, job.artwork)
     scene, placements, occluders = random_scene(
-        designs[name], textures, job.size, rng, closeup=job.closeup
+        designs[name], textures, job.size, rng, closeup=job.closeup, far=job.far
     )
     image, labels = scene.render(placements, occluders, rng=rng)
     return image, labels, name
@@ -198,12 +199,13 @@ def write_dataset(
     artwork: Path = CACHE,
     textures: Path = TEXTURES,
     closeup: float = 0.4,
+    far: float = 0.0,
 ) -> Path:
     """Render val (held-out designs; small, so first) and train splits; return data.yaml."""
     for split, designs, n in (("val", val_designs, val_count), ("train", train_designs, count)):
         if n > 0:
             if not designs:
                 raise ValueError(f"no designs for the {split} split")
-            job = Job(split, tuple(designs), seed, size, out, artwork, textures, closeup)
+            job = Job(split, tuple(designs), seed, size, out, artwork, textures, closeup, far)
             write_split(job, n, workers)
     return write_data_yaml(out)

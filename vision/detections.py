@@ -13,6 +13,8 @@ from engine.cards import CARD_NAMES
 
 # Class index → card name. The detector's 32 classes follow the engine's deck order.
 CLASS_NAMES: tuple[str, ...] = CARD_NAMES
+# The name of a box a one-class box model found: some card, for the card classifier to name.
+UNNAMED = "?"
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +29,7 @@ class Detection:
     alternatives: tuple[tuple[str, float], ...] = field(default=())
 
     def __post_init__(self) -> None:
-        if self.card not in CLASS_NAMES:
+        if self.card not in CLASS_NAMES and self.card != UNNAMED:
             raise ValueError(f"card must be one of the 32 belote cards, got {self.card!r}")
         if not 0.0 <= self.confidence <= 1.0:
             raise ValueError(f"confidence must be in [0, 1], got {self.confidence!r}")

@@ -14,10 +14,12 @@ import numpy as np
 
 from vision.backends import BACKENDS, Backend, ModelError, installed, model_format, open_backend
 from vision.backends.decode import decode, letterbox
-from vision.detections import Detection
+from vision.detections import UNNAMED, Detection
 
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_MODEL = MODELS_DIR / "card_detector.onnx"
+# One class, "a card": where cards are, for the card classifier to name (models/card_boxes.md).
+DEFAULT_BOX_MODEL = MODELS_DIR / "card_boxes.onnx"
 DEFAULT_CONF = 0.35
 DEFAULT_IOU = 0.6
 ALIASES = {
@@ -27,7 +29,7 @@ ALIASES = {
     "pytorch": "ultralytics",
 }
 
-__all__ = ["DEFAULT_MODEL", "Detector", "ModelError", "load_detector"]
+__all__ = ["DEFAULT_BOX_MODEL", "DEFAULT_MODEL", "Detector", "ModelError", "load_detector"]
 
 
 class Detector:
@@ -47,8 +49,18 @@ class Detector:
     def input_size(self) -> tuple[int, int]:
         return self.backend.input_size
 
+    @property
+    def names_cards(self) -> bool:
+        """False for a box model: it finds cards and leaves their names to the classifier."""
+        return len(self.backend.names) > 1
+
     def detect(self, bgr: np.ndarray, conf: float | None = None) -> list[Detection]:
         """Cards in one BGR image (H, W, 3 uint8), each at most once, most confident first."""
+        if not self.names_cards:
+            raise ModelError(
+                f"{self.model.name} finds cards but does not name them: read its boxes with "
+                "the card classifier (the default; not --one-stage)"
+            )
         return self._read(bgr, self.conf if conf is None else conf, unique=True)
 
     def boxes(self, bgr: np.ndarray, conf: float) -> list[Detection]:
@@ -63,13 +75,19 @@ class Detector:
         start = time.perf_counter()
         tensor, box = letterbox(bgr, self.backend.input_size)
         raw = self.backend.run(tensor)
-        found = decode(raw, box, conf, DEFAULT_IOU, self.backend.names, unique=unique)
+        names = self.backend.names if self.names_cards else (UNNAMED,)
+        found = decode(raw, box, conf, DEFAULT_IOU, names, unique=unique)
         self.last_ms = (time.perf_counter() - start) * 1000  # inference time, for health pages
         return found
 
     def __repr__(self) -> str:
         h, w = self.input_size
         return f"Detector({self.model.name!r}, backend={self.backend_name!r}, input={w}x{h})"
+
+
+def default_model(boxes: bool) -> Path:
+    """The shipped model: the box model for two-stage reading when it is there."""
+    return DEFAULT_BOX_MODEL if boxes and DEFAULT_BOX_MODEL.exists() else DEFAULT_MODEL
 
 
 def fastest_form(path: Path) -> Path:
@@ -89,12 +107,15 @@ def load_detector(
     backend: str = "auto",
     imgsz: int | None = None,
     conf: float = DEFAULT_CONF,
+    boxes: bool = False,
 ) -> Detector:
     """Load a detector; `backend="auto"` picks the fastest installed one that reads the model.
 
+    `boxes`: the detector will be a box source for the card classifier, so without a `model`
+    the shipped box model is loaded when it is there (else the 32-card detector).
     Raises `ModelError` (a ValueError) naming the file when it is missing or unusable.
     """
-    path = Path(model) if model is not None else DEFAULT_MODEL
+    path = Path(model) if model is not None else default_model(boxes)
     if not path.exists():
         hint = " (the shipped model is models/card_detector.onnx)" if model is None else ""
         raise ModelError(f"{path}: model not found{hint}")

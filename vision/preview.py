@@ -21,9 +21,10 @@ def preview_sheet(
     textures: Path = TEXTURES,
     closeup: float = 0.4,
     count: int = 16,
+    far: float = 0.0,
 ) -> None:
     """Write `count` scenes in a grid: labelled cards boxed green, unlabelled ones red."""
-    job = Job("preview", tuple(designs), seed, size, path.parent, artwork, textures, closeup)
+    job = Job("preview", tuple(designs), seed, size, path.parent, artwork, textures, closeup, far)
     cache: dict[str, Design] = {}
     surfaces = load_textures(textures)
     tiles = []

@@ -122,8 +122,10 @@ def table_layout(
     scene: TableScene,
     deck: _Deck,
     rng: random.Random,
+    reach: float = 1.0,
 ) -> tuple[list[Placement], list[Occluder]]:
-    """The device view: the trick in the middle, played cards, piles of tricks, hands, clutter."""
+    """The device view: the trick in the middle, played cards, piles of tricks, hands, clutter.
+    `reach` scales how far from the middle the seats put their cards (in card heights)."""
     w, h = scene.size
     ch = scene.card_height
     placements: list[Placement] = []
@@ -151,6 +153,7 @@ def table_layout(
     for k in range(rng.choice((1, 2, 3, 4, 4, 4))):
         seat = seats[(first + k) % 4]
         sx, sy = scene.seat_spot(seat)
+        sx, sy = w / 2 + reach * (sx - w / 2), h / 2 + reach * (sy - h / 2)
         spread = rng.uniform(0.0, 0.45) * ch
         name = deck.card() if rng.random() < 0.93 else deck.other()
         if name:
@@ -273,10 +276,26 @@ def random_scene(
     size: int,
     rng: random.Random,
     closeup: float = 0.4,
+    far: float = 0.0,
 ) -> tuple[TableScene, list[Placement], list[Occluder]]:
-    """A scene of a random kind: `size` is the long side; a share `closeup` are phone close-ups."""
+    """A scene of a random kind: `size` is the long side; a share `far` are the whole table seen
+    from the device's height, and of the rest a share `closeup` are phone close-ups."""
     deck = _Deck(design, rng)
     texture = rng.choice(list(textures)) if textures and rng.random() < 0.65 else None
+    if far and rng.random() < far:  # `far` = 0 draws nothing: older datasets render the same
+        # The device camera above the whole table: cards about a tenth of the picture's height,
+        # played up to a couple of card heights from the middle (`belote simulate` frames).
+        dims = rng.choice(((size, size * 3 // 4), (size, size * 3 // 4), (size, size)))
+        camera = Camera.random(rng, dims, tilt=0.08, rotate=10.0, zoom=(0.95, 1.1))
+        scene = TableScene(
+            design,
+            texture,
+            dims,
+            rng.randrange(2**31),
+            camera,
+            card_height=rng.uniform(0.07, 0.14) * min(dims),
+        )
+        return (scene, *table_layout(scene, deck, rng, reach=rng.uniform(1.0, 2.6)))
     if rng.random() < closeup:
         dims = rng.choice(((size * 3 // 4, size), (size, size), (size, size * 3 // 4)))
         camera = Camera.random(rng, dims, tilt=0.25, zoom=(1.0, 1.2))

@@ -38,7 +38,8 @@ class _Detector(Protocol):
 def _detector_scores(d: Detection) -> np.ndarray:
     """The detector's belief over the 32 cards, from its card and alternatives."""
     scores = np.full(len(CLASS_NAMES), _FLOOR, np.float32)
-    scores[CLASS_NAMES.index(d.card)] = max(d.confidence, _FLOOR)
+    if d.card in CLASS_NAMES:  # a box model's boxes name no card
+        scores[CLASS_NAMES.index(d.card)] = max(d.confidence, _FLOOR)
     for card, p in d.alternatives:
         if card in CLASS_NAMES:
             scores[CLASS_NAMES.index(card)] = max(float(p), _FLOOR)
@@ -162,10 +163,16 @@ def with_classifier(
     Measured on the real photos (`belote eval`): recall 0.014 (detector alone) → 0.895 at
     precision 0.978 → 0.984 with the 128 px classifier, so the second stage is on by default.
     """
+    from vision.backends import ModelError
     from vision.detector import Detector
 
     model = Path(path) if path is not None else DEFAULT_CLASSIFIER
     # Only our YOLO model's boxes are re-read: a scripted or oracle detector is taken as it is.
-    if not model.is_file() or not isinstance(detector, Detector):
+    if not isinstance(detector, Detector):
+        return detector
+    if not model.is_file():
+        if not detector.names_cards:
+            raise ModelError(f"{model}: card classifier not found, and {detector.model.name} "
+                             "finds cards without naming them")
         return detector
     return TwoStage(detector, CardClassifier(model, turns=turns), box_conf, min_prob)

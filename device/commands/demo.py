@@ -246,7 +246,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         from vision.two_stage import with_classifier
 
-        detector: Any = with_classifier(load_detector(args.model))
+        detector: Any = with_classifier(load_detector(args.model, boxes=True))
     except ModelError as exc:
         # Without a model the page can still show the deal: the true plays, at their times.
         print(f"demo: {exc}\ndemo: no detector, so the true record is replayed instead of the "

@@ -49,7 +49,8 @@ def run(args: argparse.Namespace) -> int:
     from vision.detector import DEFAULT_CONF, ModelError, load_detector
 
     try:
-        detector = load_detector(args.model, args.backend, conf=args.conf or DEFAULT_CONF)
+        detector = load_detector(args.model, args.backend, conf=args.conf or DEFAULT_CONF,
+                                 boxes=not args.one_stage)
         detector = build_reader(detector, args, "detect")
     except (ModelError, FileNotFoundError) as exc:
         print(f"belote detect: {exc}", file=sys.stderr)

@@ -50,7 +50,8 @@ def run(args: argparse.Namespace) -> int:
     from vision.evaluate import SetError, evaluate, load_set
 
     try:
-        detector = load_detector(args.model, args.backend, conf=args.conf or DEFAULT_CONF)
+        detector = load_detector(args.model, args.backend, conf=args.conf or DEFAULT_CONF,
+                                 boxes=not args.one_stage)
         reader = build_reader(detector, args, "eval")
         sets = [(path, load_set(path, args.split)[: args.limit]) for path in args.sets]
     except (ModelError, SetError, FileNotFoundError) as exc:

@@ -68,10 +68,15 @@ def build_reader(
     from vision.two_stage import BOX_CONF, DEFAULT_MIN_PROB, DEFAULT_TURNS, with_classifier
 
     if args.one_stage or not second_stage:
+        if not getattr(detector, "names_cards", True):
+            from vision.backends import ModelError
+
+            raise ModelError(f"{detector.model.name} finds cards without naming them: "
+                             "read it with the card classifier (no --one-stage)")
         return detector
     path = args.classifier or DEFAULT_CLASSIFIER
     if not path.is_file():
-        if args.classifier is not None:
+        if args.classifier is not None or not getattr(detector, "names_cards", True):
             raise FileNotFoundError(f"classifier model not found: {path}")
         print(f"belote {command}: no {path}: the detector's own names are used", file=sys.stderr)
         return detector

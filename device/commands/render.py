@@ -57,6 +57,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=0.4,
         help="share of phone-style close-ups among the scenes (default 0.4)",
     )
+    parser.add_argument(
+        "--far",
+        type=float,
+        default=0.0,
+        help="share of whole-table views from the device's height, cards about a tenth of the "
+        "picture (default 0; the rest split by --closeup)",
+    )
     parser.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     parser.add_argument(
         "--preview",
@@ -103,12 +110,14 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"unknown design(s) {' '.join(unknown)}: see `belote render --list`")
     if args.count < 0 or args.val_count < 0 or args.size < 64 or args.workers < 1:
         return _fail("--count/--val-count must be >= 0, --size >= 64, --workers >= 1")
-    if not 0.0 <= args.closeup <= 1.0:
-        return _fail(f"--closeup must be between 0 and 1, got {args.closeup}")
+    for flag in ("closeup", "far"):
+        if not 0.0 <= getattr(args, flag) <= 1.0:
+            return _fail(f"--{flag} must be between 0 and 1, got {getattr(args, flag)}")
     if args.preview is not None:
         from vision.preview import preview_sheet
 
-        preview_sheet(args.preview, train, args.seed, args.size, root, textures, args.closeup)
+        preview_sheet(args.preview, train, args.seed, args.size, root, textures, args.closeup,
+                      far=args.far)
         print(f"wrote {args.preview}", file=sys.stderr)
         return 0
     if args.out is None:
@@ -128,6 +137,7 @@ def run(args: argparse.Namespace) -> int:
             root,
             textures,
             args.closeup,
+            far=args.far,
         )
     except OSError as exc:
         return _fail(f"{args.out}: {exc.strerror or exc}")

@@ -214,7 +214,9 @@ def run(args: argparse.Namespace) -> int:
 
         try:
             kw = {} if args.conf is None else {"conf": args.conf}
-            detector = load_detector(args.model or config.detector.model, args.backend, **kw)
+            two = config.detector.second_stage and not args.one_stage
+            detector = load_detector(args.model or config.detector.model, args.backend,
+                                     boxes=two, **kw)
             detector = build_reader(detector, args, "replay", config.detector.second_stage,
                                     config.detector.classifier_turns)
         except (ValueError, FileNotFoundError) as exc:

@@ -101,6 +101,29 @@ def test_rendering_is_deterministic_and_resumes(cache):
     assert len(meta.read_text().splitlines()) == 4 and "train_000001" in meta.read_text()
 
 
+def test_far_views_show_the_whole_table_with_small_cards(cache):
+    """`--far`: the device's view from above the table, cards about a tenth of the picture."""
+    far = Job("train", ("gnome-paris",), 3, 320, cache.parent / "x", cache,
+              cache.parent / "textures", closeup=0.0, far=1.0)
+    near = Job("train", ("gnome-paris",), 3, 320, cache.parent / "x", cache,
+               cache.parent / "textures", closeup=0.0, far=0.0)
+
+    def card_sizes(job):
+        sizes = []
+        for i in range(12):
+            image, labels, _ = render_one(job, i, {}, [])
+            side = min(image.shape[:2])
+            sizes += [max(lb.box[2] - lb.box[0], lb.box[3] - lb.box[1]) / side
+                      for lb in labels if lb.labelled and lb.visible > 0.9]
+        return sorted(sizes)
+
+    far_sizes, near_sizes = card_sizes(far), card_sizes(near)
+    assert far_sizes and near_sizes
+    # Cards 0.07-0.14 of the picture tall; a turned card's box is wider, the camera zooms 1.1x.
+    assert 0.06 <= far_sizes[0] and far_sizes[-1] <= 0.14 * 1.6
+    assert far_sizes[len(far_sizes) // 2] < 0.6 * near_sizes[len(near_sizes) // 2]
+
+
 def _args(**kw):
     parser = argparse.ArgumentParser()
     render_cmd.add_arguments(parser)
@@ -135,6 +158,7 @@ def test_cli_lists_designs(cache, capsys):
         ({"designs": ["nope"]}, "unknown design(s) nope"),
         ({"count": -1}, "--count"),
         ({"closeup": 2}, "--closeup"),
+        ({"far": -0.1}, "--far"),
         ({}, "nothing to do"),
     ],
 )

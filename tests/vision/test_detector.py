@@ -100,3 +100,57 @@ def test_shipped_model_loads_and_reads_real_photos_within_the_contract():
 
 def test_backend_aliases_used_in_config_files(fake_model: Path):
     assert load_detector(fake_model, backend="onnx").backend_name == "onnxruntime"
+
+
+def _box_model(tmp_path: Path) -> Path:
+    """A one-class model: two card boxes, no names (ultralytics calls its class 'item')."""
+    raw = np.zeros((1, 5, 8), dtype=np.float32)
+    raw[0, :, 0] = (16, 16, 8, 12, 0.9)
+    raw[0, :, 1] = (48, 48, 8, 12, 0.3)
+    return write_fake_model(tmp_path / "boxes.onnx", raw, size=64, names=("item",))
+
+
+def test_a_box_model_finds_cards_but_refuses_to_name_them(tmp_path: Path):
+    detector = load_detector(_box_model(tmp_path))
+    image = np.zeros((128, 128, 3), dtype=np.uint8)
+    assert not detector.names_cards
+    found = detector.boxes(image, conf=0.1)
+    assert [d.box for d in found] == [pytest.approx((24, 20, 40, 44)),
+                                      pytest.approx((88, 84, 104, 108))]
+    assert [d.box for d in detector.boxes(image, conf=0.5)] == [pytest.approx((24, 20, 40, 44))]
+    with pytest.raises(ModelError, match="does not name them"):
+        detector.detect(image)
+
+
+def test_the_classifier_names_a_box_models_boxes(tmp_path: Path):
+    from fake_onnx import write_fake_classifier
+
+    from vision.two_stage import TwoStage, with_classifier
+
+    detector = load_detector(_box_model(tmp_path))
+    reader = with_classifier(detector, write_fake_classifier(tmp_path / "c.onnx", {"QS": 0.9}))
+    assert isinstance(reader, TwoStage)
+    found = reader.detect(np.zeros((128, 128, 3), dtype=np.uint8))
+    assert [d.card for d in found] == ["QS"]  # both boxes read QS: a deck holds one
+    with pytest.raises(ModelError, match="classifier not found"):
+        with_classifier(detector, tmp_path / "absent.onnx")
+
+
+def test_two_stage_reading_loads_the_shipped_box_model_when_there_is_one(tmp_path: Path,
+                                                                        monkeypatch):
+    import vision.detector as det
+
+    cards = write_fake_model(tmp_path / "cards.onnx", raw_output([]), size=64)
+    monkeypatch.setattr(det, "DEFAULT_MODEL", cards)
+    monkeypatch.setattr(det, "DEFAULT_BOX_MODEL", _box_model(tmp_path))
+    assert load_detector(boxes=True).model.name == "boxes.onnx"
+    assert load_detector().model.name == "cards.onnx"  # one stage needs the card names
+    monkeypatch.setattr(det, "DEFAULT_BOX_MODEL", tmp_path / "absent.onnx")
+    assert load_detector(boxes=True).model.name == "cards.onnx"
+
+
+def test_a_model_of_other_classes_is_refused(tmp_path: Path):
+    raw = np.zeros((1, 6, 8), dtype=np.float32)
+    path = write_fake_model(tmp_path / "two.onnx", raw, size=64, names=("cat", "dog"))
+    with pytest.raises(ModelError, match="neither the 32 belote cards nor one class"):
+        load_detector(path)

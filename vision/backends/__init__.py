@@ -15,7 +15,20 @@ import numpy as np
 
 
 class ModelError(ValueError):
-    """The model file is missing, unreadable or not a 32-card detector."""
+    """The model file is missing, unreadable or not a card detector."""
+
+
+def check_names(names: tuple[str, ...], where: object) -> tuple[str, ...]:
+    """A model's classes must be the 32 belote cards (in any order) or a single class: a box
+    model that finds cards without naming them, for the card classifier to read."""
+    from vision.detections import CLASS_NAMES
+
+    if len(names) == 1 or (len(names) == len(CLASS_NAMES) and set(names) == set(CLASS_NAMES)):
+        return names
+    raise ModelError(
+        f"{where}: {len(names)} classes {names[:5]}... are neither the 32 belote cards "
+        "nor one class of boxes"
+    )
 
 
 class Backend(Protocol):

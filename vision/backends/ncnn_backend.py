@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from vision.backends import ModelError
+from vision.backends import ModelError, check_names
 from vision.detections import CLASS_NAMES
 
 
@@ -25,9 +25,7 @@ class NcnnBackend:
         names = meta.get("names") or dict(enumerate(CLASS_NAMES))
         if isinstance(names, str):
             names = ast.literal_eval(names)
-        self.names = tuple(str(names[i]) for i in range(len(names)))
-        if set(self.names) != set(CLASS_NAMES):
-            raise ModelError(f"{folder}: classes {self.names[:5]}... are not the 32 belote cards")
+        self.names = check_names(tuple(str(names[i]) for i in range(len(names))), folder)
         size = meta.get("imgsz") or [imgsz or 320] * 2
         self.input_size = (int(size[0]), int(size[1]))
         self.net = ncnn.Net()

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.backends import ModelError
+from vision.backends import ModelError, check_names
 from vision.detections import CLASS_NAMES
 
 
@@ -22,9 +22,9 @@ def class_names(metadata: dict[str, str], nc: int) -> tuple[str, ...]:
             names = tuple(str(table[i]) for i in range(len(table)))
         except (ValueError, SyntaxError, KeyError, TypeError) as exc:
             raise ModelError(f"model metadata 'names' is unreadable: {text[:80]!r}") from exc
-    if len(names) != nc or set(names) != set(CLASS_NAMES):
-        raise ModelError(f"model has {nc} classes {names[:5]}...; expected the 32 belote cards")
-    return names
+    if len(names) != nc:
+        raise ModelError(f"model has {nc} classes but its metadata names {len(names)}")
+    return check_names(names, "model")
 
 
 class OnnxBackend:

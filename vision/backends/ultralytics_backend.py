@@ -14,8 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from vision.backends import ModelError
-from vision.detections import CLASS_NAMES
+from vision.backends import ModelError, check_names
 
 
 def _yolo() -> Any:
@@ -39,9 +38,7 @@ class UltralyticsBackend:
             raise ModelError(f"{path}: not a readable ultralytics checkpoint ({exc})") from exc
         self.net = yolo.model.float().eval()
         names = yolo.names
-        self.names = tuple(str(names[i]) for i in range(len(names)))
-        if set(self.names) != set(CLASS_NAMES):
-            raise ModelError(f"{path}: classes {self.names[:5]}... are not the 32 belote cards")
+        self.names = check_names(tuple(str(names[i]) for i in range(len(names))), path)
         size = imgsz or int(_train_arg(yolo, "imgsz", 320))
         self.input_size = (size, size)
         self._torch = torch
