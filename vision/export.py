@@ -25,14 +25,24 @@ def strip_checkpoint(weights: Path, out: Path) -> Path:
     return out
 
 
+def shipped_name(weights: Path) -> str:
+    """What a checkpoint ships as: `card_boxes` for a one-class box model, else `card_detector`."""
+    import torch
+
+    ckpt = torch.load(weights, map_location="cpu", weights_only=False)
+    model = ckpt.get("ema") or ckpt.get("model")
+    return "card_boxes" if len(getattr(model, "names", {}) or {}) == 1 else "card_detector"
+
+
 def export(
     weights: Path,
     imgsz: int,
     formats: tuple[str, ...] = ("onnx",),
     install: bool = False,
-    name: str = "card_detector",
+    name: str | None = None,
 ) -> list[Path]:
-    """Export `weights` (.pt) to each format; with `install`, copy them to models/<name>.*"""
+    """Export `weights` (.pt) to each format; with `install`, copy them to models/<name>.*
+    (`name` by default from the model: see `shipped_name`)."""
     from vision.backends import ultralytics_backend
 
     if not weights.exists():
@@ -46,6 +56,7 @@ def export(
         made.append(ultralytics_backend.export(weights, fmt, imgsz, **options))
     if not install:
         return made
+    name = name or shipped_name(weights)
     installed = [strip_checkpoint(weights, MODELS_DIR / f"{name}.pt")]
     for path in made:
         target = MODELS_DIR / (f"{name}.onnx" if path.suffix == ".onnx" else f"{name}_ncnn_model")

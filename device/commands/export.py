@@ -18,7 +18,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--install",
         action="store_true",
-        help="copy the results to models/card_detector.{pt,onnx,_ncnn_model}",
+        help="copy the results to models/NAME.{pt,onnx,_ncnn_model}",
+    )
+    parser.add_argument(
+        "--name",
+        default=None,
+        help="installed name (default: card_boxes for a one-class box model, else card_detector)",
     )
 
 
@@ -28,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
 
     formats = tuple(f.strip() for f in args.formats.split(",") if f.strip())
     try:
-        paths = export(args.weights, args.imgsz, formats, install=args.install)
+        paths = export(args.weights, args.imgsz, formats, install=args.install, name=args.name)
     except ModelError as exc:
         print(f"belote export: {exc}", file=sys.stderr)
         return 2

@@ -37,3 +37,25 @@ def test_unknown_option_and_missing_file_are_named(tmp_path: Path):
         load_recipe(tmp_path / "none.yaml")
     with pytest.raises(RecipeError, match="dataset not found"):
         check_data(str(tmp_path / "data.yaml"))
+
+
+def test_box_recipe_trains_one_class_from_the_shipped_detector():
+    recipe = load_recipe(RECIPE.with_name("card_boxes_recipe.yaml"))
+    root = RECIPE.parent.parent
+    assert recipe.train_args["single_cls"] is True
+    assert (root / recipe.train_args["pretrained"]).exists()
+    assert (root / recipe.model).exists()
+
+
+@pytest.mark.parametrize(("nc", "name"), [(1, "card_boxes"), (32, "card_detector")])
+def test_export_installs_a_box_model_under_its_own_name(tmp_path: Path, nc: int, name: str):
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("ultralytics")
+    from ultralytics.nn.tasks import DetectionModel
+
+    from vision.export import shipped_name
+
+    model = DetectionModel(str(RECIPE.parent / "card_detector_arch.yaml"), nc=nc, verbose=False)
+    model.names = {i: str(i) for i in range(nc)}
+    torch.save({"model": model, "ema": None}, tmp_path / "w.pt")
+    assert shipped_name(tmp_path / "w.pt") == name
