@@ -142,14 +142,17 @@ def replay(
 
 
 def _first_deal_plays(events: list[Any]) -> list[dict[str, Any]]:
-    plays: list[dict[str, Any]] = []
-    for e in events:
-        if e.type == "deal_started" and plays:
-            break
-        if e.type == "card_played":
-            plays.append({k: e.data.get(k) for k in
-                          ("seat", "card", "t", "seen", "confidence", "uncertain", "alternatives")})
-    return plays
+    """The first deal's plays as the log tells them: the tracker's own corrections applied."""
+    from device.web.fold import fold
+
+    folded = fold(events)
+    if not folded.deals:
+        return []
+    data = {e.seq: e.data for e in events}
+    return [{"seat": p.seat, "card": p.card, "t": p.t, "seen": data[p.seq].get("seen"),
+             "confidence": p.confidence, "uncertain": p.uncertain,
+             "alternatives": p.alternatives, "read_as": p.read_as}
+            for p in folded.deals[0].plays]
 
 
 def _dealer(events: list[Any]) -> str | None:

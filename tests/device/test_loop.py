@@ -303,3 +303,20 @@ def test_replay_takes_the_referee_inputs_and_calibration_from_the_record_beside(
     assert out["check"]["illegal"] == {"injected": [], "flagged": [], "missed": [], "false": []}
     assert 0.1 <= out["check"]["delay_s"]["median"] <= 0.5
     assert out["verdict"]["tricks"] == [{"leader": "N", "winner": "S", "points": 11}]
+
+
+def test_replay_reports_the_first_deal_with_the_trackers_corrections() -> None:
+    from device.commands.replay import _first_deal_plays
+
+    store = EventStore(":memory:")
+    store.append("game_started", {"rules": "ffb-coinche", "players": {}, "teams": {}})
+    store.append("deal_started", {"dealer": "E"})
+    for seat, card in (("N", "7H"), ("W", "8H")):
+        store.append("card_played", {"seat": seat, "card": card, "t": 1.0, "seen": 0.5})
+    store.append("correction", {"play": 0, "card": "7D", "before": "7H"})
+    store.append("deal_started", {"dealer": "S"})
+    store.append("card_played", {"seat": "W", "card": "AS", "t": 9.0})
+    plays = _first_deal_plays(store.events())
+    assert [(p["seat"], p["card"], p["read_as"]) for p in plays] == [
+        ("N", "7D", "7H"), ("W", "8H", None)]
+    assert plays[0]["seen"] == 0.5
