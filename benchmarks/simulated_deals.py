@@ -134,6 +134,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--two-stage", action="store_true",
                         help="re-read each box with the card classifier (vision.two_stage)")
     parser.add_argument("--classifier", help="card classifier (default: the shipped one)")
+    parser.add_argument("--box-conf", type=float, default=None,
+                        help="box threshold of the first stage (default: the detector's own)")
     parser.add_argument("--turn-wait", type=float, default=None, metavar="S",
                         help="tracker.turn_wait: hold a card out of turn this long")
     parser.add_argument("--turns", type=int, default=4, choices=(1, 2, 4),
@@ -174,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
 
             classifier = CardClassifier(args.classifier or DEFAULT_CLASSIFIER,
                                         threads=args.threads, turns=args.turns)
-            detector = TwoStage(detector, classifier)
+            detector = TwoStage(detector, classifier, box_conf=args.box_conf)
         print(f"detector: {detector!r}", file=sys.stderr)
     from device.commands.replay import replay
     from device.config import Config

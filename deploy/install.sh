@@ -130,8 +130,7 @@ make_venv() {
 
 convert_model() {
     [[ $NCNN -eq 1 ]] || { say "Detector: ONNX Runtime (NCNN conversion skipped)"; return 0; }
-    say "Detector: converting the ONNX model to NCNN (falls back to ONNX Runtime)"
-    local onnx
+    say "Detector: converting the ONNX models to NCNN (falls back to ONNX Runtime)"
     local onnx="$APP/models/card_detector.onnx"
     if [[ ! -f "$onnx" && $DRY_RUN -eq 0 ]]; then
         echo "install.sh: no $onnx; the detector will not start" >&2
@@ -141,9 +140,13 @@ convert_model() {
         echo "install.sh: ncnn/pnnx did not install; keeping ONNX Runtime" >&2
         return 0
     fi
-    if ! run "$VENV/bin/python" "$APP/deploy/convert_ncnn.py" "$onnx"; then
-        echo "install.sh: NCNN conversion failed; keeping ONNX Runtime" >&2
-    fi
+    # The box model (two-stage reading, the default) and the 32-card detector (--one-stage).
+    for onnx in "$APP/models/card_boxes.onnx" "$APP/models/card_detector.onnx"; do
+        [[ -f "$onnx" || $DRY_RUN -eq 1 ]] || continue
+        if ! run "$VENV/bin/python" "$APP/deploy/convert_ncnn.py" "$onnx"; then
+            echo "install.sh: NCNN conversion of $onnx failed; keeping ONNX Runtime" >&2
+        fi
+    done
 }
 
 install_config() {

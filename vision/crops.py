@@ -8,6 +8,7 @@ exact), and "none" crops a second stage must veto: backs, cards 2-6, jokers, clu
 
     python -m vision.crops --dataset data/synth_v2 --dataset data/synth_v1 --out data/crops_v1
     python -m vision.crops --render 4000 --size 480 --out data/crops_r1   # fresh scenes
+    python -m vision.crops --render 4000 --size 640 --far 1 --out data/crops_far  # device views
 
 writes `<out>/{train,val}.npz` with `x` (N, CROP, CROP, 3) uint8 BGR and `y` (N,) int16 labels
 (0-31 in `CLASS_NAMES` order, 32 = none). Train crops come from training designs only, val crops
@@ -146,7 +147,7 @@ def _dataset_items(root: Path, split: str) -> Iterator[tuple[np.ndarray, list[di
 
 
 def _rendered_items(
-    split: str, count: int, size: int, seed: int, closeup: float
+    split: str, count: int, size: int, seed: int, closeup: float, far: float = 0.0
 ) -> Iterator[tuple[np.ndarray, list[dict[str, object]]]]:
     """Fresh scenes from the renderer: training designs for train, held-out ones for val."""
     from vision.artwork import held_out_designs, load_design, load_textures, training_designs
@@ -166,6 +167,7 @@ def _rendered_items(
             size,
             rng,
             closeup=closeup,  # type: ignore[arg-type]
+            far=far,
         )
         image, labels = scene.render(placements, occluders, rng=rng)
         yield (
@@ -216,6 +218,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--render-val", type=int, default=0, help="fresh val scenes to render")
     parser.add_argument("--size", type=int, default=480, help="long side of fresh scenes")
     parser.add_argument("--closeup", type=float, default=0.5)
+    parser.add_argument("--far", type=float, default=0.0,
+                        help="share of whole-table views, cards a tenth of the picture")
     parser.add_argument("--per-card", type=int, default=2)
     parser.add_argument("--crop", type=int, default=CROP, help="side of the square crops (px)")
     parser.add_argument(
@@ -233,7 +237,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             _dataset_items(root, split) for root in args.dataset
         ]
         if fresh:
-            parts.append(_rendered_items(split, fresh, args.size, args.seed, args.closeup))
+            parts.append(_rendered_items(split, fresh, args.size, args.seed, args.closeup,
+                                         args.far))
 
         def chain(
             parts: list[Iterator[tuple[np.ndarray, list[dict[str, object]]]]] = parts,

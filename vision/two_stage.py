@@ -27,6 +27,7 @@ from vision.detections import CLASS_NAMES, Detection, one_per_card
 DEFAULT_MIN_PROB = 0.5
 DEFAULT_TURNS = 4  # averaged over 4 quarter turns: real photos P 0.967 -> 0.984, R 0.878 -> 0.895
 BOX_CONF = 0.02  # class-agnostic box threshold: 0.1 boxed 51% of real cards, 0.02 boxed 88%
+BOX_MODEL_CONF = 0.15  # a one-class box model's own scores: see models/card_boxes.md
 _FLOOR = 1e-3  # a detector score for cards it did not list, so one reading cannot zero another
 MAX_ALTERNATIVES = 4
 
@@ -105,6 +106,12 @@ def refine_boxes(
     return one_per_card(out)
 
 
+def box_threshold(detector: object) -> float:
+    """The box threshold that suits the detector: a box model scores "a card" with confidence,
+    a 32-card detector spreads its belief over names, so its boxes need a far lower bar."""
+    return BOX_CONF if getattr(detector, "names_cards", True) else BOX_MODEL_CONF
+
+
 class TwoStage:
     """A detector for boxes and a classifier for names, behind the detector's `detect` verb."""
 
@@ -112,13 +119,13 @@ class TwoStage:
         self,
         detector: _Detector,
         classifier: CardClassifier,
-        box_conf: float = BOX_CONF,
+        box_conf: float | None = None,
         min_prob: float = DEFAULT_MIN_PROB,
         detector_weight: float = 0.0,
     ) -> None:
         self.detector = detector
         self.classifier = classifier
-        self.box_conf = box_conf
+        self.box_conf = box_threshold(detector) if box_conf is None else box_conf
         self.min_prob = min_prob
         self.detector_weight = detector_weight
         # Class-agnostic boxes when the detector offers them: its names need not be right.
@@ -155,7 +162,7 @@ def with_classifier(
     detector: _Detector,
     path: Path | str | None = None,
     turns: int = DEFAULT_TURNS,
-    box_conf: float = BOX_CONF,
+    box_conf: float | None = None,
     min_prob: float = DEFAULT_MIN_PROB,
 ) -> _Detector | TwoStage:
     """The detector with its boxes re-read by the card classifier when that model is there.

@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     from vision.backends.onnx_backend import OnnxBackend
     from vision.detections import UNNAMED
     from vision.detector import default_model
-    from vision.two_stage import BOX_CONF
+    from vision.two_stage import BOX_CONF, BOX_MODEL_CONF
 
     model = args.model or default_model(boxes=True)  # the model the companion runs
     image = args.image or _default_image()
@@ -77,7 +77,8 @@ def run(args: argparse.Namespace) -> int:
     if classifier is False:
         return 2
 
-    names = ours.names if len(ours.names) > 1 else (UNNAMED,)  # a box model names no card
+    cards = len(ours.names) > 1  # else a box model: it names no card
+    names, box_conf = (ours.names, BOX_CONF) if cards else ((UNNAMED,), BOX_MODEL_CONF)
     times: dict[str, list[float]] = {"ours_infer": [], "ours_full": [], "stock_infer": []}
     if classifier is not None:
         times["two_stage"] = []
@@ -95,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
         stock.run(None, {stock_in.name: stock_tensor})
         t5 = time.perf_counter()
         if classifier is not None:  # the shipped reading: class-agnostic boxes, each re-read
-            boxes = decode(raw, box, BOX_CONF, names=names, unique=False)
+            boxes = decode(raw, box, box_conf, names=names, unique=False)
             classifier.probabilities(bgr, [d.box for d in boxes])
             boxes_seen = len(boxes)
         t6 = time.perf_counter()
@@ -140,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"speed-up (inference) {result['speedup']:.2f}x")
     if classifier is not None:
         print(
-            f"two stages (boxes at {BOX_CONF}, {boxes_seen} boxes re-read by the classifier, "
+            f"two stages (boxes at {box_conf}, {boxes_seen} boxes re-read by the classifier, "
             f"{classifier.turns} turns): {ms['two_stage']:.2f} ms/frame, "
             f"{result['two_stage_speedup']:.2f}x faster than the stock model"
         )

@@ -41,7 +41,8 @@ def add_reading_arguments(parser: argparse.ArgumentParser) -> None:
         "--box-conf",
         type=float,
         default=None,
-        help="detector threshold for the boxes the classifier re-reads (default 0.02)",
+        help="detector threshold for the boxes the classifier re-reads "
+        "(default 0.15 for a box model, 0.02 for the 32-card detector)",
     )
     parser.add_argument(
         "--min-prob",
@@ -65,7 +66,7 @@ def build_reader(
     missing shipped classifier falls back to the detector alone, with a note on stderr.
     """
     from vision.classifier import DEFAULT_CLASSIFIER
-    from vision.two_stage import BOX_CONF, DEFAULT_MIN_PROB, DEFAULT_TURNS, with_classifier
+    from vision.two_stage import DEFAULT_MIN_PROB, DEFAULT_TURNS, with_classifier
 
     if args.one_stage or not second_stage:
         if not getattr(detector, "names_cards", True):
@@ -84,6 +85,6 @@ def build_reader(
         detector,
         path,
         turns=args.turns or turns or DEFAULT_TURNS,
-        box_conf=args.box_conf if args.box_conf is not None else BOX_CONF,
+        box_conf=args.box_conf,
         min_prob=args.min_prob if args.min_prob is not None else DEFAULT_MIN_PROB,
     )
