@@ -29,6 +29,7 @@ from engine.annonces import AnnonceError, Declared, annonce_of
 from engine.auction import AuctionError, auction_for
 from engine.cards import DECK, Card, CardError, Seat
 from engine.contract import Contract, ContractError
+from engine.deduce import deduce
 from engine.rules import PRESETS, RulesError, RuleSet, find_rules
 
 RECORD_VERSION = 1
@@ -73,6 +74,12 @@ class DealRecord:
     belote: tuple[Seat, ...] = ()
     auction: tuple[str, ...] | None = None
     turned: Card | None = None
+    # Plays whose card nobody could read (null in the record, `engine.deduce`): `deduced` were
+    # proven by the rest of the deal; from the first that was not (`unread`), the plays are kept
+    # in `rest` and not judged.
+    deduced: tuple[int, ...] = ()
+    unread: tuple[int, ...] = ()
+    rest: tuple[tuple[Seat, Card | None], ...] = ()
 
     def declared(self, rules: RuleSet) -> list[Declared]:
         """The announces as annonces (the record reader has checked that each forms one)."""
@@ -93,7 +100,9 @@ class DealRecord:
         out["contract"] = None if self.contract is None else self.contract.to_json()
         if self.hands is not None:
             out["hands"] = {str(s): [str(c) for c in self.hands[s]] for s in Seat}
-        out["plays"] = [[str(s), str(c)] for s, c in self.plays]
+        blank = set(self.deduced)  # written as read: null, to be deduced again
+        out["plays"] = [[str(s), None if c is None or i in blank else str(c)]
+                        for i, (s, c) in enumerate((*self.plays, *self.rest))]
         if self.announces:
             out["announces"] = [a.to_json() for a in self.announces]
         if self.belote:
@@ -239,8 +248,9 @@ def _read_deal(rd: _Reader, obj: Mapping[str, Any], p: str, rules: RuleSet,
         rd.err(f"{p}plays", f"a deal has at most 32 plays, got {len(raw_plays)}")
     if raw_plays and "contract" in obj and obj["contract"] is None:
         rd.err(f"{p}plays", "a thrown-in deal (contract null) has no plays")
-    plays = _usual_plays(raw_plays[:32]) or _read_plays(rd, raw_plays[:32], p)
+    read = _usual_plays(raw_plays[:32]) or _read_plays(rd, raw_plays[:32], p)
     hands = _read_hands(rd, obj, p) if obj.get("hands") is not None else None
+    plays, deduced, unread, rest = _unread_plays(read, rules, contract, dealer, hands)
     announces: list[Announce] = []
     used: dict[tuple[Seat, Card], int] = {}
     for i, a in enumerate(rd.list_at(obj, "announces", f"{p}announces")):
@@ -273,26 +283,47 @@ def _read_deal(rd: _Reader, obj: Mapping[str, Any], p: str, rules: RuleSet,
     return DealRecord(dealer, contract, tuple(plays), hands, tuple(announces),
                       tuple(s for s in belote if s is not None),
                       _auction_calls(obj), rd.card(obj["turned"], f"{p}turned")
-                      if obj.get("turned") is not None else None)
+                      if obj.get("turned") is not None else None, deduced, unread, rest)
 
 
-def _usual_plays(raw: list[Any]) -> list[tuple[Seat, Card]] | None:
+def _unread_plays(
+    read: Sequence[tuple[Seat, Card | None]], rules: RuleSet, contract: Contract | None,
+    dealer: Seat, hands: Mapping[Seat, tuple[Card, ...]] | None,
+) -> tuple[list[tuple[Seat, Card]], tuple[int, ...], tuple[int, ...],
+           tuple[tuple[Seat, Card | None], ...]]:
+    """Split the plays into those that can be judged (unread cards deduced) and the rest."""
+    if all(c is not None for _s, c in read) or contract is None:
+        return [(s, c) for s, c in read if c is not None], (), (), ()
+    found = deduce(rules, contract, dealer, read, hands)
+    stop = found.unread[0] if found.unread else len(found.plays)
+    judged = [(s, c) for s, c in found.plays[:stop] if c is not None]
+    return judged, found.deduced, found.unread, found.plays[stop:]
+
+
+def _usual_plays(raw: list[Any]) -> list[tuple[Seat, Card | None]] | None:
     """The plays when each is [seat, card] in the usual spelling (most records), else None."""
     try:
-        plays = [_PLAYS[pair[0], pair[1]] for pair in raw if type(pair) is list and len(pair) == 2]
+        plays: list[tuple[Seat, Card | None]] = [
+            _PLAYS[pair[0], pair[1]] for pair in raw if type(pair) is list and len(pair) == 2]
     except (KeyError, TypeError):  # an unusual spelling, or an error the slow path names
         return None
     return plays if len(plays) == len(raw) else None
 
 
-def _read_plays(rd: _Reader, raw: list[Any], p: str) -> list[tuple[Seat, Card]]:
-    """The plays that can be read, naming each one that cannot."""
-    plays: list[tuple[Seat, Card]] = []
+def _read_plays(rd: _Reader, raw: list[Any], p: str) -> list[tuple[Seat, Card | None]]:
+    """The plays that can be read, naming each one that cannot; a null card is a play nobody
+    could read (`engine.deduce`)."""
+    plays: list[tuple[Seat, Card | None]] = []
     for i, pair in enumerate(raw):
         if not isinstance(pair, list) or len(pair) != 2:
             rd.err(f"{p}plays[{i}]", f"expected [seat, card], got {pair!r}")
             continue
-        seat, card = rd.seat(pair[0], f"{p}plays[{i}][0]"), rd.card(pair[1], f"{p}plays[{i}][1]")
+        seat = rd.seat(pair[0], f"{p}plays[{i}][0]")
+        if pair[1] is None:
+            if seat is not None:
+                plays.append((seat, None))
+            continue
+        card = rd.card(pair[1], f"{p}plays[{i}][1]")
         if seat is not None and card is not None:
             plays.append((seat, card))
     return plays

@@ -54,13 +54,18 @@ class JudgedDeal:
             return {"tricks": [], "card_points": None, "result": "thrown-in",
                     "score": {"NS": 0, "EW": 0}, "violations": []}
         cp = self.card_points()
-        return {
+        out: dict[str, object] = {
             "tricks": [t.to_json() for t in self.observed.tricks],
             "card_points": None if cp is None else {str(t): cp[t] for t in Team},
             "result": None if self.result is None else self.result.result,
             "score": None if self.result is None else self.result.score_json(),
             "violations": [v.to_json() for v in self.violations],
         }
+        if self.deal.deduced:  # unread cards the rest of the deal proved
+            out["deduced"] = list(self.deal.deduced)
+        if self.deal.unread:  # unread cards it could not: judged up to the first of them
+            out["unread"] = list(self.deal.unread)
+        return out
 
 
 def _check_announce(obs: ObservedDeal, deal: DealRecord, d: Declared) -> Violation | None:

@@ -1,0 +1,80 @@
+"""Plays the camera saw but could not read: their cards deduced from the rest of the deal.
+
+A record may give a play's card as null: someone played there (the seat is known from where the
+card landed) and nobody could read the card. Once all 32 plays are in, the unread cards are
+exactly the cards never seen; only which unread play holds which of them is open. Every
+assignment is judged by the full-information check (`engine.observe.audit`) and the ones that
+break the fewest rules are kept (players follow the rules far more often than not): when one
+is left, the cards are deduced. A single unread play needs no judging at all.
+
+>>> import random
+>>> from engine.playout import play_out
+>>> from engine.rules import find_rules
+>>> rules = find_rules("ffb-coinche")
+>>> deal = play_out(random.Random(1), rules, Contract.from_json({"taker": "N", "bid": 80,
+...                                                             "trump": "H"}))
+>>> plays: list[Play] = list(deal.plays); seat, card = plays[5]; plays[5] = (seat, None)
+>>> found = deduce(rules, deal.contract, deal.dealer, plays)
+>>> found.plays[5] == (seat, card), found.deduced, found.unread
+(True, (5,), ())
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from itertools import permutations
+
+from engine.cards import DECK, Card, Seat
+from engine.contract import Contract
+from engine.observe import audit
+from engine.rules import RuleSet
+
+MAX_UNREAD = 5  # at most 5! = 120 assignments to judge
+
+Play = tuple[Seat, Card | None]
+
+
+@dataclass(frozen=True, slots=True)
+class Deduction:
+    """The plays with every card the deal proves filled in; `unread` lists those still open."""
+
+    plays: tuple[Play, ...]
+    deduced: tuple[int, ...] = ()
+    unread: tuple[int, ...] = ()
+
+
+def deduce(rules: RuleSet, contract: Contract, dealer: Seat, plays: Sequence[Play],
+           hands: Mapping[Seat, Iterable[Card]] | None = None) -> Deduction:
+    """Fill the unread cards (None) of `plays` where the deal leaves exactly one answer."""
+    unread = [i for i, (_seat, card) in enumerate(plays) if card is None]
+    if not unread:
+        return Deduction(tuple(plays))
+    known = {card for _seat, card in plays if card is not None}
+    unseen = [c for c in DECK if c not in known]
+    held = None if hands is None else {s: set(hands.get(s, ())) for s in Seat}
+    # Before the deal is over the unseen cards include the hands: nothing is proven yet.
+    if len(plays) < 32 or len(unseen) != len(unread) or len(unread) > MAX_UNREAD:
+        return Deduction(tuple(plays), (), tuple(unread))
+    best: list[tuple[Card, ...]] = []
+    fewest = None
+    for order in permutations(unseen):
+        if held is not None and any(c not in held[plays[i][0]]
+                                    for i, c in zip(unread, order, strict=True)):
+            continue
+        if len(unread) == 1:
+            best = [order]
+            break
+        fill = dict(zip(unread, order, strict=True))
+        trial = [(s, c if c is not None else fill[i]) for i, (s, c) in enumerate(plays)]
+        broken = len(audit(rules, contract, dealer, trial, hands))
+        if fewest is None or broken < fewest:
+            fewest, best = broken, [order]
+        elif broken == fewest:
+            best.append(order)
+    if len(best) != 1:
+        return Deduction(tuple(plays), (), tuple(unread))
+    filled = list(plays)
+    for i, c in zip(unread, best[0], strict=True):
+        filled[i] = (plays[i][0], c)
+    return Deduction(tuple(filled), tuple(unread), ())

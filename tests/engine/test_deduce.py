@@ -1,0 +1,107 @@
+"""Unread plays (card null): deduced by elimination when the deal proves them, never guessed."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.deduce import MAX_UNREAD, deduce
+from engine.record import judge, load_record
+from engine.rules import PRESETS
+
+seeds = st.integers(min_value=0, max_value=2**32)
+presets = st.sampled_from(sorted(PRESETS))
+
+
+def _blank(plays, indices):
+    return [(s, None if i in indices else c) for i, (s, c) in enumerate(plays)]
+
+
+@settings(max_examples=100, deadline=None)
+@given(seed=seeds, preset=presets)
+def test_one_unread_play_of_a_complete_deal_is_always_deduced(gen, seed, preset) -> None:
+    rng = random.Random(seed)
+    p = gen.play_out(rng, PRESETS[preset], revoke_rate=0.1)  # revokes do not matter here
+    i = rng.randrange(32)
+    found = deduce(p.rules, p.contract, p.dealer, _blank(p.plays, {i}))
+    assert list(found.plays) == p.plays
+    assert found.deduced == (i,) and found.unread == ()
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=seeds, preset=presets, k=st.integers(min_value=2, max_value=3))
+def test_several_unread_plays_of_a_legal_deal_are_right_or_left_open(gen, seed, preset, k) -> None:
+    rng = random.Random(seed)
+    p = gen.play_out(rng, PRESETS[preset])
+    blanks = set(rng.sample(range(32), k))
+    found = deduce(p.rules, p.contract, p.dealer, _blank(p.plays, blanks))
+    if found.deduced:  # the only assignment breaking no rule: the true one
+        assert list(found.plays) == p.plays and found.unread == ()
+    else:
+        assert set(found.unread) == blanks
+        assert [c for _s, c in found.plays].count(None) == k
+
+
+def test_two_unread_plays_are_mostly_deduced(gen) -> None:
+    rng = random.Random(7)
+    done = 0
+    for _ in range(40):
+        p = gen.play_out(rng, PRESETS["ffb-coinche"])
+        blanks = set(rng.sample(range(32), 2))
+        found = deduce(p.rules, p.contract, p.dealer, _blank(p.plays, blanks))
+        done += bool(found.deduced)
+        assert not found.deduced or list(found.plays) == p.plays
+    assert done >= 20  # suits and trumps usually leave one legal way; the rest stay open
+
+
+def test_nothing_is_deduced_before_the_deal_is_over(gen) -> None:
+    p = gen.play_out(random.Random(3), PRESETS["ffb-coinche"])
+    plays = _blank(p.plays[:20], {4})
+    found = deduce(p.rules, p.contract, p.dealer, plays)
+    assert found.plays == tuple(plays) and found.unread == (4,) and found.deduced == ()
+
+
+def test_the_hands_narrow_the_candidates(gen) -> None:
+    p = gen.play_out(random.Random(5), PRESETS["ffb-coinche"])
+    blanks = {0, 1, 2, 3}  # a whole trick unread: only the hands can tell
+    found = deduce(p.rules, p.contract, p.dealer, _blank(p.plays, blanks), p.hands)
+    assert list(found.plays) == p.plays and found.deduced == (0, 1, 2, 3)
+
+
+def test_too_many_unread_plays_stay_open(gen) -> None:
+    p = gen.play_out(random.Random(9), PRESETS["ffb-coinche"])
+    blanks = set(range(MAX_UNREAD + 1))
+    assert deduce(p.rules, p.contract, p.dealer, _blank(p.plays, blanks)).unread == tuple(blanks)
+
+
+def _record(p, plays):
+    return {"rules": "ffb-coinche", "dealer": str(p.dealer), "contract": p.contract.to_json(),
+            "plays": [[str(s), None if c is None else str(c)] for s, c in plays]}
+
+
+def test_a_record_with_an_unread_card_is_scored_as_the_deal_proves_it(gen) -> None:
+    p = gen.play_out(random.Random(11), PRESETS["ffb-coinche"])
+    full = judge(load_record(_record(p, p.plays)))
+    seen = judge(load_record(_record(p, _blank(p.plays, {9}))))
+    assert seen["score"] == full["score"] and seen["tricks"] == full["tricks"]
+    assert seen["deduced"] == [9] and "unread" not in full
+
+
+def test_an_open_unread_card_stops_the_judging_there(gen) -> None:
+    p = gen.play_out(random.Random(13), PRESETS["ffb-coinche"])
+    record = load_record(_record(p, _blank(p.plays[:14], {6})))
+    deal = record.deals[0]
+    assert len(deal.plays) == 6 and deal.unread == (6,)
+    verdict = judge(record)
+    assert verdict["unread"] == [6] and verdict["score"] is None
+    assert load_record(record.to_json()).to_json() == record.to_json()  # nothing lost
+
+
+@pytest.mark.parametrize("bad", [["N"], ["N", None, 3], [None, "JH"]])
+def test_a_play_without_a_seat_is_still_an_error(bad) -> None:
+    with pytest.raises(ValueError, match=r"plays\[0\]"):
+        load_record({"rules": "ffb-coinche", "dealer": "N",
+                     "contract": {"taker": "N", "bid": 80, "trump": "H"}, "plays": [bad]})
