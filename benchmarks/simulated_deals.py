@@ -65,6 +65,7 @@ def measure(items: list[tuple[dict, dict]], frames: int, wall: float) -> list[st
     from engine.record import judge, load_record
 
     plays = right = injected = flagged = false_flags = same_score = recorded = aligned = 0
+    unread = deduced = 0
     latencies: list[float] = []
     from_landing: list[float] = []
     per_deal = []
@@ -79,6 +80,9 @@ def measure(items: list[tuple[dict, dict]], frames: int, wall: float) -> list[st
         plays += len(true_plays)
         right += len(ok)
         recorded += len(seen)
+        unread += sum(1 for p in result["plays"] if p["card"] is None)
+        deduced += sum(1 for e in result["events"]
+                       if e["type"] == "correction" and e["data"].get("deduced"))
         aligned += common(true_plays, seen)
         expected = {(v["play"], v["rule"]) for v in true_v["violations"]}
         got = {(v["play"], v["rule"]): v for v in (seen_v or {}).get("violations", [])}
@@ -101,6 +105,8 @@ def measure(items: list[tuple[dict, dict]], frames: int, wall: float) -> list[st
         f"plays recovered with the right card, seat and order: {right}/{plays}",
         f"plays recorded: {recorded}; in the true order allowing for misses/extras (LCS): "
         f"{aligned}/{plays}",
+        f"plays seen but not read: {unread} left unread, {deduced} deduced at the deal's end "
+        f"(counted right above when the deduced card is)",
         f"injected illegal plays flagged with proof: {flagged}/{injected}",
         f"false flags: {false_flags}",
         f"deals whose score equals the true record's: {same_score}/{len(items)}",

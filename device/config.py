@@ -101,7 +101,9 @@ class TrackerConfig(_Section):
     gather_s: float = Field(0.8, gt=0)  # a full trick unseen this long has been gathered
     empty_s: float = Field(1.0, gt=0)  # an empty table this long starts a deal
     max_wait: float = Field(0.6, ge=0)  # hold a doubtful reading (or a later card) this long
-    turn_wait: float = Field(0.0, ge=0)  # hold a card played out of turn this long
+    # Mid-trick, hold a card played out of turn this long for the seat whose turn it is; a seat
+    # never read by the time the trick is gathered becomes an unread play in its place.
+    turn_wait: float = Field(20.0, ge=0)
     min_conf: float = Field(0.25, ge=0, le=1)
     sure_conf: float = Field(0.6, ge=0, le=1)  # below: the play is marked uncertain
     dealer: Literal["N", "E", "S", "W"] = "S"  # first dealer when nobody said

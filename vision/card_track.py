@@ -31,6 +31,7 @@ class CardTrack:
     conf: dict[str, list[float]] = field(default_factory=dict)
     state: str = "candidate"  # candidate | played | gathered | turned | ignored
     card: str | None = None  # the name it was recorded under
+    held: bool = False  # steady but out of turn: kept (even once gone) until its turn comes
 
     @property
     def size(self) -> float:

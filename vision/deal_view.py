@@ -51,7 +51,7 @@ class DealView:
         self.dealer = dealer
         self.contract: Mapping[str, Any] | None = None
         self.turned_card: str | None = None
-        self.plays: list[tuple[str, str]] = []
+        self.plays: list[tuple[str, str | None]] = []  # card None: seen played, never read
         self.gathered = 0
         self.corrected: dict[str, str] = {}  # card before → card after, for the tracker
         self._engine: Any = None
@@ -86,7 +86,8 @@ class DealView:
             if not self.open:  # a play seen before any deal_started opens a deal
                 self.open = True
                 self._new_deal(self.next_dealer())
-            self.plays.append((str(data["seat"]), str(data["card"])))
+            card = data.get("card")
+            self.plays.append((str(data["seat"]), None if card is None else str(card)))
         elif kind == "trick_gathered":
             self.gathered = min(self.gathered + 1, len(self.plays) // 4)
         elif kind == "deal_over":
@@ -96,9 +97,11 @@ class DealView:
             i = int(data["play"])
             if 0 <= i < len(self.plays):
                 seat, before = self.plays[i]
-                after = str(data.get("card", before))
+                after = data.get("card", before)
+                after = None if after is None else str(after)
                 self.plays[i] = (str(data.get("seat", seat)), after)
-                self.corrected[before] = after
+                if before is not None and after is not None:
+                    self.corrected[before] = after
 
     # --- questions the tracker asks -----------------------------------------------------------
 
@@ -107,16 +110,25 @@ class DealView:
             return default
         return self._after(self.last_dealer)
 
+    def after(self, seat: str) -> str:
+        """The seat that plays after `seat`."""
+        return self._after(seat)
+
     def _after(self, seat: str) -> str:
         order = _CW if self.clockwise else _CCW
         return order[(order.index(seat) + 1) % 4]
 
     @property
     def played(self) -> set[str]:
-        return {card for _seat, card in self.plays}
+        return {card for _seat, card in self.plays if card is not None}
 
     @property
-    def trick_plays(self) -> list[tuple[str, str]]:
+    def unread(self) -> list[int]:
+        """Indices of the plays seen but never read (their card is None)."""
+        return [i for i, (_seat, card) in enumerate(self.plays) if card is None]
+
+    @property
+    def trick_plays(self) -> list[tuple[str, str | None]]:
         """Plays of the trick on the table (not yet gathered)."""
         return self.plays[4 * self.gathered :]
 
@@ -125,8 +137,11 @@ class DealView:
         return len(self.plays) >= 32
 
     def engine(self) -> Any:
-        """An `engine.observe.ObservedDeal` replaying the plays, or None (no contract/engine)."""
+        """An `engine.observe.ObservedDeal` replaying the plays, or None (no contract/engine, or
+        an unread play: who won its trick, and so who leads next, is unknown)."""
         if self.contract is None or self.rules is None or self.dealer is None:
+            return None
+        if any(card is None for _seat, card in self.plays):
             return None
         key = (tuple(sorted(self.contract.items())), tuple(self.plays), self.dealer)
         if key == self._engine_key:
@@ -139,7 +154,7 @@ class DealView:
             deal = ObservedDeal(self.rules, Contract.from_json(dict(self.contract)),
                                 Seat.from_str(self.dealer))
             for seat, card in self.plays:
-                deal.play(Seat.from_str(seat), Card.from_str(card))
+                deal.play(Seat.from_str(seat), Card.from_str(card or ""))
         except (ImportError, ValueError):
             deal = None
         self._engine, self._engine_key = deal, key

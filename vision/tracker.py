@@ -40,7 +40,10 @@ class TrackerSettings:
     sure_conf: float = 0.6
     dealer: str = "S"
     max_wait: float = 0.6  # a doubtful name or an older card still unconfirmed: wait this long
-    turn_wait: float = 0.0  # a card out of turn waits this long for the one whose turn it is
+    # A card out of turn waits this long for the one whose turn it is (which may be hidden, late
+    # or never read): plays keep the order of the seats, and a card never read becomes an
+    # unread play in its place when the trick is gathered.
+    turn_wait: float = 20.0
     match: float = 0.6  # a detection belongs to a track within this many card sizes
     settle: float = 0.15  # a card moving less than this many card sizes is still
 
@@ -77,6 +80,7 @@ class TableTracker:
         self.tracks = [
             CardTrack(None, TRICK, -1.0, float("nan"), state="played", card=card)
             for _seat, card in self.view.trick_plays
+            if card is not None
         ]
 
     def observe(self, event: Any) -> None:
@@ -123,7 +127,7 @@ class TableTracker:
         self._match(t, seen)
         self.tracks = [
             tr for tr in self.tracks
-            if tr.state in ("played", "gathered") or t - tr.last_seen <= s.forget_s
+            if tr.state in ("played", "gathered") or tr.held or t - tr.last_seen <= s.forget_s
         ]
         out: list[Event] = []
         self._maybe_start(t, bool(seen), out)
@@ -148,6 +152,9 @@ class TableTracker:
                     continue
                 if tr.state in ("gathered", "turned", "ignored") and d.card != tr.card:
                     continue  # a new card landing where an old one lay is a new card
+                if tr.held and t - tr.last_seen >= s.gather_s \
+                        and d.card != tr.readings()[0][0]:
+                    continue  # a held card gone with its trick: a new card lies there now
                 tx, ty = tr.center
                 dist = ((cx - tx) ** 2 + (cy - ty) ** 2) ** 0.5
                 if tr.state == "played" and d.card != tr.card and d.card not in tr.votes \
@@ -210,15 +217,21 @@ class TableTracker:
         s = self.settings
         waited = t - tr.settled_since - s.steady_s
         turn = self.view.turn
-        if turn is not None and tr.zone in _SEATS and tr.zone != turn and waited < s.turn_wait:
-            return True  # out of turn: more likely the player whose turn it is was hidden
+        # Within a trick the order of the seats is certain (who leads it may not be: the dealer
+        # may be a guess, a misread card may have changed who won the last trick).
+        mid_trick = 0 < len(self.view.trick_plays) < 4
+        if mid_trick and turn is not None and tr.zone in _SEATS and tr.zone != turn \
+                and waited < s.turn_wait:
+            tr.held = True  # out of turn: more likely the player whose turn it is was not seen
+            return True
+        tr.held = False
         if waited >= s.max_wait:
             return False
         if tr.readings()[0][1] < 0.6:
             return True
         for o in self.tracks:
-            if o is tr or o.state != "candidate" or t - o.last_seen > s.forget_s:
-                continue
+            if o is tr or o.state != "candidate" or o.held or t - o.last_seen > s.forget_s:
+                continue  # (a card held for its turn waits for this one, not the reverse)
             if len(o.times) >= 2 and o.settled_since < tr.settled_since:
                 return True
             if turn is not None and o.zone == turn and tr.zone != turn and len(o.times) >= 2:
@@ -244,11 +257,58 @@ class TableTracker:
         self._empty_since = None
 
     def _maybe_gather(self, t: float, out: list[Event]) -> None:
-        view = self.view
-        if not view.open or len(view.plays) < 4 * (view.gathered + 1):
+        view, s = self.view, self.settings
+        if not view.open:
             return
         on_table = [tr for tr in self.tracks if tr.state == "played"]
-        if all(t - tr.last_seen >= self.settings.gather_s for tr in on_table):
+        if len(view.plays) >= 4 * (view.gathered + 1):
+            if all(t - tr.last_seen >= s.gather_s for tr in on_table):
+                self._gather(out)
+            return
+        # An incomplete trick: gone from the felt (with the cards held for their turn: those
+        # that came while its cards lay there) and either a new card has settled since or it
+        # has stayed gone a good while.
+        trick = on_table + [tr for tr in self.tracks if tr.held and tr.state == "candidate"
+                            and (not on_table or tr.first_seen <= max(o.last_seen
+                                                                      for o in on_table))]
+        if not trick:
+            return
+        gone = max(tr.last_seen for tr in trick)
+        if t - gone < s.gather_s:
+            return
+        newcomer = any(tr.state == "candidate" and tr not in trick and tr.settled_since > gone
+                       and self._steady(tr, t) for tr in self.tracks)
+        if newcomer or t - gone >= 3 * s.gather_s:
+            self._gather_incomplete(t, [tr for tr in trick if tr.state == "candidate"], out)
+
+    def _gather_incomplete(self, t: float, held: list[CardTrack], out: list[Event]) -> None:
+        """The trick was gathered with seats never recorded: the cards held for their turn go
+        in their places, and each seat never read gets an unread play (card None) there, so
+        the tricks after it keep their shape (`engine.deduce` may name the card later)."""
+        view = self.view
+        trick = view.trick_plays
+        by_seat: dict[str, CardTrack] = {}
+        for tr in sorted(held, key=lambda tr: tr.settled_since):
+            by_seat.setdefault(tr.zone, tr)
+        seat = trick[0][0] if trick else view.turn
+        if seat is None:  # nobody knows who led: the first card held did
+            seat = min(held, key=lambda tr: tr.settled_since).zone if held else "S"
+        done = {s for s, _card in trick}
+        for _ in range(4):
+            if seat not in done:
+                tr = by_seat.pop(seat, None)
+                if tr is not None:
+                    tr.held = False
+                    self._commit(tr, t, out)
+                else:
+                    data = {"seat": seat, "card": None, "t": round(t, 3), "seen": None,
+                            "confidence": 0.0, "uncertain": True, "alternatives": [],
+                            "evidence": None}
+                    self._emit(out, "card_played", data, box=None)
+            seat = view.after(seat)
+        for tr in by_seat.values():  # a second card held for one seat: not of this trick
+            tr.held = False
+        if len(view.plays) >= 4 * (view.gathered + 1):
             self._gather(out)
 
     def _gather(self, out: list[Event]) -> None:
@@ -257,6 +317,7 @@ class TableTracker:
             if tr.state == "played":
                 tr.state = "gathered"
         if self.view.gathered >= 8:
+            self._name_unread(out)
             self._emit(out, "deal_over", {})  # gathered cards stay known until the next deal
 
     def _commit(self, tr: CardTrack, t: float, out: list[Event]) -> None:
@@ -310,6 +371,27 @@ class TableTracker:
             "evidence": None,
         }
         self._emit(out, "card_played", data, box=list(tr.box) if tr.box else None)
+
+    def _name_unread(self, out: list[Event]) -> None:
+        """The deal is over: each unread card the rest of the deal proves (`engine.deduce`) is
+        written in as a correction, marked deduced (the referee sees which ones)."""
+        view = self.view
+        if not view.unread or view.rules is None or view.contract is None or view.dealer is None:
+            return
+        try:
+            from engine.cards import Card, Seat
+            from engine.contract import Contract
+            from engine.deduce import deduce
+
+            plays = [(Seat.from_str(s), None if c is None else Card.from_str(c))
+                     for s, c in view.plays]
+            found = deduce(view.rules, Contract.from_json(dict(view.contract)),
+                           Seat.from_str(view.dealer), plays)
+        except (ImportError, ValueError):
+            return
+        for i in found.deduced:
+            self._emit(out, "correction", {"play": i, "card": str(found.plays[i][1]),
+                                           "before": None, "deduced": True})
 
     def _recall(self, card: str, out: list[Event]) -> None:
         """`card` is clearly seen landing, yet was recorded before: if the earlier play's own

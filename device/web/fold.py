@@ -23,7 +23,7 @@ class Play:
 
     seq: int
     seat: str
-    card: str
+    card: str | None  # None: seen played, never read (engine.deduce may name it)
     actor: str
     t: float | None = None
     confidence: float | None = None
@@ -154,7 +154,8 @@ def _card_played(game: Folded, ev: Event) -> None:
     d = ev.data
     deal = _open_deal(game, ev)
     deal.plays.append(Play(
-        seq=ev.seq, seat=str(d["seat"]), card=str(d["card"]), actor=ev.actor, t=d.get("t"),
+        seq=ev.seq, seat=str(d["seat"]), card=None if d["card"] is None else str(d["card"]),
+        actor=ev.actor, t=d.get("t"),
         confidence=d.get("confidence"), uncertain=bool(d.get("uncertain", False)),
         alternatives=[list(a) for a in d.get("alternatives") or []], evidence=d.get("evidence"),
     ))

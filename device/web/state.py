@@ -38,6 +38,8 @@ def observed(rules: RuleSet, deal: DealLog, upto: int | None = None) -> Any:
 
     od = ObservedDeal(rules, Contract.from_json(deal.contract or {}), Seat.from_str(deal.dealer))
     for p in deal.plays[:upto]:
+        if p.card is None:
+            break  # an unread card: who won its trick, and who leads next, is unknown
         od.play(Seat.from_str(p.seat), Card.from_str(p.card))
     return od
 

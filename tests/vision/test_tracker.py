@@ -103,10 +103,10 @@ def test_a_hand_covering_cards_loses_and_duplicates_nothing() -> None:
     def script(t: float):
         if 0.15 <= t < 0.35 or 1.0 <= t < 2.2:  # covered while landing, then for 1.2 s
             return []
-        return [det("KC", "W"), *([det("9D", "N")] if t >= 0.6 else [])]
+        return [det("KC", "W"), *([det("9D", "S")] if t >= 0.6 else [])]
 
     events, _ = run(tr, script, seconds=3.5)
-    assert plays(events) == [("W", "KC"), ("N", "9D")]
+    assert plays(events) == [("W", "KC"), ("S", "9D")]  # S plays after W (counterclockwise)
 
 
 def test_a_card_nudged_after_it_landed_is_the_same_play() -> None:
@@ -310,3 +310,60 @@ def test_a_simulated_deal_is_recorded_exactly_and_promptly(seed: int) -> None:
     assert late[16] <= 0.35 and late[-1] <= 1.2, late
     assert cost_ms < 20  # including the simulator's own scene computation
     assert {s for s, _ in plays(events)} == {str(s) for s in Seat}
+
+
+def _one_by_one(tr, order, t=0.0, pace=0.6):
+    """Cards land one every `pace` s and stay; returns (events, t)."""
+    events = []
+    for k in range(len(order)):
+        ev, t = run(tr, _trick(dict(order[: k + 1])), t0=t, seconds=pace)
+        events += ev
+    return events, t
+
+
+def test_a_card_never_read_becomes_an_unread_play_in_its_place() -> None:
+    tr = started("E")  # counterclockwise from E: N leads, then W, S, E
+    # S's card is never read; E plays after it and is held for S, not recorded out of turn.
+    events, t = _one_by_one(tr, [("N", "7H"), ("W", "8H"), ("E", "AH")])
+    assert plays(events) == [("N", "7H"), ("W", "8H")]
+    ev, t = run(tr, lambda t: [], t0=t, seconds=1.0)  # the trick is swept away
+    ev2, t = run(tr, _trick({"E": "7C"}), t0=t, seconds=0.8)  # and E leads the next
+    events += ev + ev2
+    assert plays(events) == [("N", "7H"), ("W", "8H"), ("S", None), ("E", "AH"), ("E", "7C")]
+    unread = [e["data"] for e in events if e["type"] == "card_played"][2]
+    assert unread["uncertain"] is True and unread["evidence"] is None
+    assert kinds(events).count("trick_gathered") == 1
+    assert tr.view.gathered == 1 and tr.view.unread == [2]
+
+
+def test_a_late_card_keeps_the_order_of_the_seats() -> None:
+    tr = started("E")
+    events, t = _one_by_one(tr, [("N", "7H"), ("W", "8H"), ("E", "AH")])
+    ev, _ = run(tr, _trick({"N": "7H", "W": "8H", "E": "AH", "S": "9H"}), t0=t, seconds=1.0)
+    assert plays(events + ev) == [("N", "7H"), ("W", "8H"), ("S", "9H"), ("E", "AH")]
+
+
+def test_at_the_end_of_the_deal_an_unread_card_is_deduced() -> None:
+    import random
+
+    from engine.contract import Contract
+    from engine.playout import play_out
+    from engine.rules import find_rules
+
+    rules = find_rules("ffb-coinche")
+    contract = Contract.from_json({"taker": "N", "bid": 80, "trump": "H"})
+    deal = play_out(random.Random(4), rules, contract)
+    tr = started(str(deal.dealer), contract.to_json())
+    for i, (seat, card) in enumerate(deal.plays[:28]):  # seven tricks, as the log tells them
+        tr.observe({"type": "card_played", "data": {"seat": str(seat), "card": str(card)}})
+        if i % 4 == 3:
+            tr.observe({"type": "trick_gathered", "data": {}})
+    last = [(str(s), str(c)) for s, c in deal.plays[28:]]
+    missing = last[2]  # the third card of the last trick is never read
+    events, t = _one_by_one(tr, [p for p in last if p != missing])
+    ev, _ = run(tr, lambda t: [], t0=t, seconds=3.0)
+    events += ev
+    assert kinds(events)[-3:] == ["trick_gathered", "correction", "deal_over"]
+    fix = events[-2]["data"]
+    assert fix == {"play": 30, "card": missing[1], "before": None, "deduced": True}
+    assert tr.view.plays[30] == missing and tr.view.unread == []

@@ -39,6 +39,8 @@ function cardName(card) {
 }
 
 function cardImg(card, cls = "card") {
+  // A card seen played but never read (null): a blank card the referee can correct.
+  if (!card) return el("span", { class: `${cls} unread`, title: T.unread || "?" }, "?");
   return el("img", { class: cls, src: `/cards/${card}.svg?lang=${LANG}`, alt: cardName(card),
                      title: cardName(card), "data-card": card });
 }

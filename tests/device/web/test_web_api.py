@@ -336,3 +336,20 @@ def test_health_is_shown_from_the_loop(store) -> None:
     with TestClient(create_app(store, health=lambda: health)) as c:
         assert c.get("/api/health").json() == health
         assert c.get("/api/state").json()["health"]["fps"] == 14.5
+
+
+def test_an_unread_play_is_shown_in_its_place_and_deduced_at_the_end(client, store,
+                                                                      revoke_deal) -> None:
+    start(store, revoke_deal)
+    seat, card = revoke_deal.plays[5]
+    for i in range(32):
+        if i == 5:  # the tracker saw a card land there and never read it
+            store.append("card_played", {"seat": str(seat), "card": None, "uncertain": True})
+            continue
+        play(store, revoke_deal, i)
+    d = client.get("/api/state").json()["deal"]
+    assert d["error"] is None and d["plays"][5]["card"] is None
+    assert d["score"] is not None  # the engine deduced the card: the deal is scored
+    store.append("correction", {"play": 5, "card": str(card), "before": None, "deduced": True})
+    d = client.get("/api/state").json()["deal"]
+    assert d["plays"][5]["card"] == str(card) and d["plays"][5]["read_as"] is None
