@@ -152,9 +152,9 @@ class TableTracker:
                     continue
                 if tr.state in ("gathered", "turned", "ignored") and d.card != tr.card:
                     continue  # a new card landing where an old one lay is a new card
-                if tr.held and t - tr.last_seen >= s.gather_s \
+                if tr.state in ("played", "candidate") and t - tr.last_seen >= s.gather_s \
                         and d.card != tr.readings()[0][0]:
-                    continue  # a held card gone with its trick: a new card lies there now
+                    continue  # gone a while (gathered with its trick): a new card lies there
                 tx, ty = tr.center
                 dist = ((cx - tx) ** 2 + (cy - ty) ** 2) ** 0.5
                 if tr.state == "played" and d.card != tr.card and d.card not in tr.votes \
