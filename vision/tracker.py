@@ -216,11 +216,14 @@ class TableTracker:
         recorded in the order they were made."""
         s = self.settings
         waited = t - tr.settled_since - s.steady_s
-        turn = self.view.turn
-        # Within a trick the order of the seats is certain (who leads it may not be: the dealer
-        # may be a guess, a misread card may have changed who won the last trick).
-        mid_trick = 0 < len(self.view.trick_plays) < 4
-        if mid_trick and turn is not None and tr.zone in _SEATS and tr.zone != turn \
+        view = self.view
+        turn = view.turn
+        # Within a trick the order of the seats is certain. Who leads it is known once the
+        # engine has judged the tricks before (not the first: the dealer may be a guess).
+        placed = len(view.trick_plays)
+        known = 0 < placed < 4 or (placed == 0 and view.gathered >= 1
+                                   and view.engine() is not None)
+        if known and turn is not None and tr.zone in _SEATS and tr.zone != turn \
                 and waited < s.turn_wait:
             tr.held = True  # out of turn: more likely the player whose turn it is was not seen
             return True
