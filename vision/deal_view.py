@@ -175,6 +175,23 @@ class DealView:
             return self._after(self.plays[-1][0])
         return None  # the trick's winner leads, and that needs the trump
 
+    def deduced(self) -> list[tuple[int, str]]:
+        """(index, card) of each unread play the rest of the deal proves (`engine.deduce`)."""
+        if not self.unread or self.rules is None or self.contract is None or self.dealer is None:
+            return []
+        try:
+            from engine.cards import Card, Seat
+            from engine.contract import Contract
+            from engine.deduce import deduce
+
+            plays = [(Seat.from_str(s), None if c is None else Card.from_str(c))
+                     for s, c in self.plays]
+            found = deduce(self.rules, Contract.from_json(dict(self.contract)),
+                           Seat.from_str(self.dealer), plays)
+        except (ImportError, ValueError):
+            return []
+        return [(i, str(found.plays[i][1])) for i in found.deduced]
+
     def possible(self, seat: str) -> set[str] | None:
         """Cards `seat` may still hold by what is proven, or None when the engine cannot say."""
         deal = self.engine()

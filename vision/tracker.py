@@ -6,6 +6,9 @@ was seen in at least `hit_ratio` of those frames, so flicker, a hand passing ove
 into place create nothing. Its name is the vote of every reading of the track; the engine's view
 (`DealView`: whose turn, cards already played, cards still possible) settles what the picture
 cannot, and any such settlement, or a weak reading, marks the play `uncertain` for the referee.
+Plays keep the order of the seats: a card out of turn waits for the seat whose turn it is, and a
+seat never read by the time its trick is gathered gets an unread play (card None) in its place,
+named at the deal's end when the rest of the deal proves it.
 
 Events are dicts `{"type": ..., "data": {...}}` as in docs/events.md; a `card_played` event also
 carries `"box"` (the card in image pixels) so the loop can cut an evidence picture.
@@ -376,25 +379,11 @@ class TableTracker:
         self._emit(out, "card_played", data, box=list(tr.box) if tr.box else None)
 
     def _name_unread(self, out: list[Event]) -> None:
-        """The deal is over: each unread card the rest of the deal proves (`engine.deduce`) is
-        written in as a correction, marked deduced (the referee sees which ones)."""
-        view = self.view
-        if not view.unread or view.rules is None or view.contract is None or view.dealer is None:
-            return
-        try:
-            from engine.cards import Card, Seat
-            from engine.contract import Contract
-            from engine.deduce import deduce
-
-            plays = [(Seat.from_str(s), None if c is None else Card.from_str(c))
-                     for s, c in view.plays]
-            found = deduce(view.rules, Contract.from_json(dict(view.contract)),
-                           Seat.from_str(view.dealer), plays)
-        except (ImportError, ValueError):
-            return
-        for i in found.deduced:
-            self._emit(out, "correction", {"play": i, "card": str(found.plays[i][1]),
-                                           "before": None, "deduced": True})
+        """The deal is over: each unread card the rest of the deal proves is written in as a
+        correction, marked deduced (the referee sees which ones)."""
+        for i, card in self.view.deduced():
+            self._emit(out, "correction", {"play": i, "card": card, "before": None,
+                                           "deduced": True})
 
     def _recall(self, card: str, out: list[Event]) -> None:
         """`card` is clearly seen landing, yet was recorded before: if the earlier play's own

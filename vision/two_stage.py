@@ -27,7 +27,7 @@ from vision.detections import CLASS_NAMES, Detection, one_per_card
 DEFAULT_MIN_PROB = 0.5
 DEFAULT_TURNS = 4  # averaged over 4 quarter turns: real photos P 0.967 -> 0.984, R 0.878 -> 0.895
 BOX_CONF = 0.02  # class-agnostic box threshold: 0.1 boxed 51% of real cards, 0.02 boxed 88%
-BOX_MODEL_CONF = 0.15  # a one-class box model's own scores: see models/card_boxes.md
+BOX_MODEL_CONF = 0.1  # a one-class box model's own scores (chosen on data/synth_v2): card_boxes.md
 _FLOOR = 1e-3  # a detector score for cards it did not list, so one reading cannot zero another
 MAX_ALTERNATIVES = 4
 

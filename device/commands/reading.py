@@ -42,7 +42,7 @@ def add_reading_arguments(parser: argparse.ArgumentParser) -> None:
         type=float,
         default=None,
         help="detector threshold for the boxes the classifier re-reads "
-        "(default 0.15 for a box model, 0.02 for the 32-card detector)",
+        "(default 0.1 for a box model, 0.02 for the 32-card detector)",
     )
     parser.add_argument(
         "--min-prob",
