@@ -210,9 +210,10 @@ def read_record(obj: object) -> Record:
         d = _read_deal(rd, item, path + ".", rules, dealer)
         if d is None:
             break  # the dealer rotation is lost after a deal we cannot read
-        if i < len(items) - 1 and d.contract is not None and len(d.plays) != 32:
+        seen = len(d.plays) + len(d.rest)  # unread plays count: they were played
+        if i < len(items) - 1 and d.contract is not None and seen != 32:
             rd.err(f"{path}.plays", f"only the last deal of a game may stop mid-deal "
-                   f"({len(d.plays)} plays)")
+                   f"({seen} plays)")
         deals.append(d)
         dealer = d.dealer.next(rules.clockwise)
     return Record(rules, tuple(deals), True, tuple(rd.errors))
