@@ -50,6 +50,13 @@ def _deal_lines(n: int, j: JudgedDeal) -> list[str]:
         out.append(f"  FALSE annonce {a}")
     for seat in j.belote:
         out.append(f"  belote-rebelote: {seat}")
+    for i in j.deal.deduced:
+        out.append(f"  play {i} ({plays[i][0]}): not read, deduced {plays[i][1]} from the rest of "
+                   "the deal")
+    if j.deal.unread:
+        ids = ", ".join(str(i) for i in j.deal.unread)
+        out.append(f"  plays {ids}: not read, and the deal does not tell which cards: "
+                   f"judged up to play {j.deal.unread[0]}")
     obj = j.to_json()
     if not j.complete:
         out.append(f"  incomplete: {len(plays)} of 32 plays, no score yet")

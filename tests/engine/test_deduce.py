@@ -105,3 +105,14 @@ def test_a_play_without_a_seat_is_still_an_error(bad) -> None:
     with pytest.raises(ValueError, match=r"plays\[0\]"):
         load_record({"rules": "ffb-coinche", "dealer": "N",
                      "contract": {"taker": "N", "bid": 80, "trump": "H"}, "plays": [bad]})
+
+
+def test_the_score_sheet_says_which_cards_were_deduced_or_left_unread(gen) -> None:
+    from engine.sheet import score_sheet
+
+    p = gen.play_out(random.Random(11), PRESETS["ffb-coinche"])
+    sheet = score_sheet(load_record(_record(p, _blank(p.plays, {9}))))
+    assert f"play 9 ({p.plays[9][0]}): not read, deduced {p.plays[9][1]}" in sheet
+    open_one = score_sheet(load_record(_record(p, _blank(p.plays[:14], {6}))))
+    assert "plays 6: not read, and the deal does not tell which cards: judged up to play 6" \
+        in open_one
