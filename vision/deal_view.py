@@ -108,13 +108,10 @@ class DealView:
     def next_dealer(self, default: str = "S") -> str:
         if self.last_dealer is None:
             return default
-        return self._after(self.last_dealer)
+        return self.after(self.last_dealer)
 
     def after(self, seat: str) -> str:
         """The seat that plays after `seat`."""
-        return self._after(seat)
-
-    def _after(self, seat: str) -> str:
         order = _CW if self.clockwise else _CCW
         return order[(order.index(seat) + 1) % 4]
 
@@ -170,9 +167,9 @@ class DealView:
         if self.dealer is None or self.complete:
             return None
         if not self.plays:
-            return self._after(self.dealer)
+            return self.after(self.dealer)
         if len(self.plays) % 4:
-            return self._after(self.plays[-1][0])
+            return self.after(self.plays[-1][0])
         return None  # the trick's winner leads, and that needs the trump
 
     def deduced(self) -> list[tuple[int, str]]:

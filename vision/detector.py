@@ -54,6 +54,11 @@ class Detector:
         """False for a box model: it finds cards and leaves their names to the classifier."""
         return len(self.backend.names) > 1
 
+    @property
+    def names(self) -> tuple[str, ...]:
+        """What each class reads as: its card, or for a box model `UNNAMED` (some card)."""
+        return self.backend.names if self.names_cards else (UNNAMED,)
+
     def detect(self, bgr: np.ndarray, conf: float | None = None) -> list[Detection]:
         """Cards in one BGR image (H, W, 3 uint8), each at most once, most confident first."""
         if not self.names_cards:
@@ -75,8 +80,7 @@ class Detector:
         start = time.perf_counter()
         tensor, box = letterbox(bgr, self.backend.input_size)
         raw = self.backend.run(tensor)
-        names = self.backend.names if self.names_cards else (UNNAMED,)
-        found = decode(raw, box, conf, DEFAULT_IOU, names, unique=unique)
+        found = decode(raw, box, conf, DEFAULT_IOU, self.names, unique=unique)
         self.last_ms = (time.perf_counter() - start) * 1000  # inference time, for health pages
         return found
 

@@ -270,6 +270,15 @@ def closeup_layout(
     return placements, occluders
 
 
+def _scene(design: Design, texture: np.ndarray | None, dims: tuple[int, int], camera: Camera,
+           rng: random.Random, heights: tuple[float, float]) -> TableScene:
+    """A scene with its own seed, cards `heights` (a range) of the picture's short side tall.
+    (The seed is drawn before the height: datasets rendered earlier stay the same.)"""
+    seed = rng.randrange(2**31)
+    return TableScene(design, texture, dims, seed, camera,
+                      card_height=rng.uniform(*heights) * min(dims))
+
+
 def random_scene(
     design: Design,
     textures: Sequence[np.ndarray],
@@ -287,37 +296,16 @@ def random_scene(
         # played up to a couple of card heights from the middle (`belote simulate` frames).
         dims = rng.choice(((size, size * 3 // 4), (size, size * 3 // 4), (size, size)))
         camera = Camera.random(rng, dims, tilt=0.08, rotate=10.0, zoom=(0.95, 1.1))
-        scene = TableScene(
-            design,
-            texture,
-            dims,
-            rng.randrange(2**31),
-            camera,
-            card_height=rng.uniform(0.07, 0.14) * min(dims),
-        )
+        scene = _scene(design, texture, dims, camera, rng, (0.07, 0.14))
         return (scene, *table_layout(scene, deck, rng, reach=rng.uniform(1.0, 2.6)))
     if rng.random() < closeup:
         dims = rng.choice(((size * 3 // 4, size), (size, size), (size, size * 3 // 4)))
         camera = Camera.random(rng, dims, tilt=0.25, zoom=(1.0, 1.2))
-        scene = TableScene(
-            design,
-            texture,
-            dims,
-            rng.randrange(2**31),
-            camera,
-            card_height=rng.uniform(0.28, 0.6) * min(dims),
-        )
+        scene = _scene(design, texture, dims, camera, rng, (0.28, 0.6))
         placements, occluders = closeup_layout(scene, deck, rng)
     else:
         dims = rng.choice(((size, size), (size, size * 3 // 4)))
         camera = Camera.random(rng, dims, tilt=0.2, zoom=(1.0, 1.3))
-        scene = TableScene(
-            design,
-            texture,
-            dims,
-            rng.randrange(2**31),
-            camera,
-            card_height=rng.uniform(0.14, 0.26) * min(dims),
-        )
+        scene = _scene(design, texture, dims, camera, rng, (0.14, 0.26))
         placements, occluders = table_layout(scene, deck, rng)
     return scene, placements, occluders

@@ -274,9 +274,9 @@ class TableTracker:
         # An incomplete trick: gone from the felt (with the cards held for their turn: those
         # that came while its cards lay there) and either a new card has settled since or it
         # has stayed gone a good while.
+        last = max((o.last_seen for o in on_table), default=float("inf"))
         trick = on_table + [tr for tr in self.tracks if tr.held and tr.state == "candidate"
-                            and (not on_table or tr.first_seen <= max(o.last_seen
-                                                                      for o in on_table))]
+                            and tr.first_seen <= last]
         if not trick:
             return
         gone = max(tr.last_seen for tr in trick)

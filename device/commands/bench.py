@@ -51,9 +51,8 @@ def run(args: argparse.Namespace) -> int:
     from vision.backends import ModelError
     from vision.backends.decode import decode, letterbox
     from vision.backends.onnx_backend import OnnxBackend
-    from vision.detections import UNNAMED
-    from vision.detector import default_model
-    from vision.two_stage import BOX_CONF, BOX_MODEL_CONF
+    from vision.detector import Detector, default_model
+    from vision.two_stage import box_threshold
 
     model = args.model or default_model(boxes=True)  # the model the companion runs
     image = args.image or _default_image()
@@ -77,8 +76,8 @@ def run(args: argparse.Namespace) -> int:
     if classifier is False:
         return 2
 
-    cards = len(ours.names) > 1  # else a box model: it names no card
-    names, box_conf = (ours.names, BOX_CONF) if cards else ((UNNAMED,), BOX_MODEL_CONF)
+    reader = Detector(ours, model)  # its class names and box threshold, as the companion's
+    names, box_conf = reader.names, box_threshold(reader)
     times: dict[str, list[float]] = {"ours_infer": [], "ours_full": [], "stock_infer": []}
     if classifier is not None:
         times["two_stage"] = []

@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from device.commands.reading import add_reading_arguments, build_reader
+from device.commands.reading import add_reading_arguments, load_reader
 
 HELP = "Read the cards in images (one JSON line per image with --json)."
 
@@ -46,12 +46,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import cv2
 
-    from vision.detector import DEFAULT_CONF, ModelError, load_detector
+    from vision.detector import DEFAULT_CONF, ModelError
 
     try:
-        detector = load_detector(args.model, args.backend, conf=args.conf or DEFAULT_CONF,
-                                 boxes=not args.one_stage)
-        detector = build_reader(detector, args, "detect")
+        _, detector = load_reader(args, "detect", args.model, backend=args.backend,
+                                  conf=args.conf or DEFAULT_CONF)
     except (ModelError, FileNotFoundError) as exc:
         print(f"belote detect: {exc}", file=sys.stderr)
         return 2

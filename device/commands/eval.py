@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from device.commands.reading import add_reading_arguments, build_reader
+from device.commands.reading import add_reading_arguments, load_reader
 
 HELP = "Measure the card detector on image sets: card-set precision/recall, perfect images."
 
@@ -46,13 +46,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import cv2
 
-    from vision.detector import DEFAULT_CONF, ModelError, load_detector
+    from vision.detector import DEFAULT_CONF, ModelError
     from vision.evaluate import SetError, evaluate, load_set
 
     try:
-        detector = load_detector(args.model, args.backend, conf=args.conf or DEFAULT_CONF,
-                                 boxes=not args.one_stage)
-        reader = build_reader(detector, args, "eval")
+        detector, reader = load_reader(args, "eval", args.model, backend=args.backend,
+                                       conf=args.conf or DEFAULT_CONF)
         sets = [(path, load_set(path, args.split)[: args.limit]) for path in args.sets]
     except (ModelError, SetError, FileNotFoundError) as exc:
         print(f"belote eval: {exc}", file=sys.stderr)

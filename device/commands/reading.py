@@ -52,6 +52,23 @@ def add_reading_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def load_reader(
+    args: argparse.Namespace,
+    command: str,
+    model: str | Path | None,
+    second_stage: bool = True,
+    turns: int | None = None,
+    **load: Any,
+) -> tuple[Any, Any]:
+    """(detector, reader): the detector loaded for one stage or two (`load_detector(boxes=...)`,
+    `load` its other options), and what reads the cards (`build_reader`)."""
+    from vision.detector import load_detector
+
+    two = second_stage and not args.one_stage
+    detector = load_detector(model, boxes=two, **load)
+    return detector, build_reader(detector, args, command, two, turns)
+
+
 def build_reader(
     detector: Any,
     args: argparse.Namespace,

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from device.commands.reading import add_reading_arguments, build_reader
+from device.commands.reading import add_reading_arguments, load_reader
 
 HELP = "Run the pipeline offline on a video or folder; print the record seen and the verdict."
 
@@ -213,15 +213,12 @@ def run(args: argparse.Namespace) -> int:
         return 2
     detector = None
     if not args.oracle:
-        from vision.detector import load_detector
-
         try:
             kw = {} if args.conf is None else {"conf": args.conf}
-            two = config.detector.second_stage and not args.one_stage
-            detector = load_detector(args.model or config.detector.model, args.backend,
-                                     boxes=two, **kw)
-            detector = build_reader(detector, args, "replay", config.detector.second_stage,
-                                    config.detector.classifier_turns)
+            _, detector = load_reader(args, "replay", args.model or config.detector.model,
+                                      config.detector.second_stage,
+                                      config.detector.classifier_turns,
+                                      backend=args.backend, **kw)
         except (ValueError, FileNotFoundError) as exc:
             print(f"replay: {exc}", file=sys.stderr)
             return 2
