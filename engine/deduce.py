@@ -24,13 +24,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import permutations
+from math import perm
 
 from engine.cards import DECK, Card, Seat
 from engine.contract import Contract
-from engine.observe import audit
+from engine.observe import ObservedDeal, Violation, audit
 from engine.rules import RuleSet
 
 MAX_UNREAD = 5  # at most 5! = 120 assignments to judge
+MAX_FILLINGS = 1500  # judging past open unread plays: ~0.2 ms per filling
 
 Play = tuple[Seat, Card | None]
 
@@ -78,3 +80,50 @@ def deduce(rules: RuleSet, contract: Contract, dealer: Seat, plays: Sequence[Pla
     for i, c in zip(unread, best[0], strict=True):
         filled[i] = (plays[i][0], c)
     return Deduction(tuple(filled), tuple(unread), ())
+
+
+def violations_past_unread(rules: RuleSet, contract: Contract, dealer: Seat, plays: Sequence[Play],
+                           hands: Mapping[Seat, Iterable[Card]] | None = None,
+                           ) -> list[Violation] | None:
+    """The violations of read plays that every possible card of the unread plays leads to.
+
+    An unread card can change who won its trick (so who should lead the next) and what its trick
+    asked for; a violation that holds whatever it was is proven all the same. Each filling of the
+    unread plays with cards seen nowhere else is judged as the camera would (`ObservedDeal`) and
+    only the violations found in all of them are kept, with the latest proof any of them needed.
+    None when there are more than `MAX_FILLINGS` fillings to judge.
+    """
+    unread = [i for i, (_seat, card) in enumerate(plays) if card is None]
+    known = {card for _seat, card in plays if card is not None}
+    pool = [c for c in DECK if c not in known]
+    if perm(len(pool), len(unread)) > MAX_FILLINGS:
+        return None
+    held = None if hands is None else {s: set(hands.get(s, ())) for s in Seat}
+    blank = set(unread)
+    common: dict[int, Violation] | None = None
+    for order in permutations(pool, len(unread)):
+        if held is not None and any(c not in held[plays[i][0]]
+                                    for i, c in zip(unread, order, strict=True)):
+            continue
+        fill = dict(zip(unread, order, strict=True))
+        obs = ObservedDeal(rules, contract, dealer, hands)
+        for i, (seat, card) in enumerate(plays):
+            obs.play(seat, card if card is not None else fill[i])
+        found = {v.play: v for v in obs.violations if v.play not in blank}
+        if common is None:
+            common = found
+        else:
+            common = {i: _later_proof(v, found[i]) for i, v in common.items()
+                      if i in found and found[i].rule == v.rule}
+        if not common:
+            return []
+    return sorted((common or {}).values(), key=lambda v: v.play)
+
+
+def _later_proof(a: Violation, b: Violation) -> Violation:
+    """Of one violation proven in two fillings, the later proof (the one both fillings have)."""
+    if a.proven_by is None:  # the hands prove it in one filling: the other's proof holds
+        return b
+    if b.proven_by is None:
+        return a
+    return a if a.proven_by >= b.proven_by else b

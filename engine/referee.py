@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from engine.annonces import Declared, belotes_from_plays
 from engine.cards import Seat, Team
+from engine.deduce import violations_past_unread
 from engine.game import Game
 from engine.observe import ObservedDeal, Violation
 from engine.record import DealRecord, Record
@@ -33,6 +34,7 @@ class JudgedDeal:
     belote: list[Seat] = field(default_factory=list)
     result: DealResult | None = None
     problem: str | None = None  # why a complete deal has no score (e.g. a card played twice)
+    past_unread: bool = False  # the plays after an open unread one were judged too
 
     @property
     def complete(self) -> bool:
@@ -63,8 +65,9 @@ class JudgedDeal:
         }
         if self.deal.deduced:  # unread cards the rest of the deal proved
             out["deduced"] = list(self.deal.deduced)
-        if self.deal.unread:  # unread cards it could not: judged up to the first of them
+        if self.deal.unread:  # unread cards it could not: their tricks are not scored
             out["unread"] = list(self.deal.unread)
+            out["judged_past_unread"] = self.past_unread
         return out
 
 
@@ -94,6 +97,11 @@ def judge_deal(rules: RuleSet, deal: DealRecord) -> JudgedDeal:
     for seat, card in deal.plays:
         obs.play(seat, card)
     out = JudgedDeal(deal, obs, obs.violations)
+    if deal.rest:  # plays after an open unread one: judged whatever its card was
+        past = violations_past_unread(rules, contract, deal.dealer, (*deal.plays, *deal.rest),
+                                      deal.hands)
+        out.past_unread = past is not None
+        out.violations = obs.violations if past is None else past
     for d in deal.declared(rules) if rules.annonces else []:
         v = _check_announce(obs, deal, d)
         if v is None:

@@ -55,8 +55,9 @@ def _deal_lines(n: int, j: JudgedDeal) -> list[str]:
                    "the deal")
     if j.deal.unread:
         ids = ", ".join(str(i) for i in j.deal.unread)
-        out.append(f"  plays {ids}: not read, and the deal does not tell which cards: "
-                   f"judged up to play {j.deal.unread[0]}")
+        reach = ("violations judged on every play, whatever those cards were" if j.past_unread
+                 else f"judged up to play {j.deal.unread[0]}")
+        out.append(f"  plays {ids}: not read, and the deal does not tell which cards: {reach}")
     obj = j.to_json()
     if not j.complete:
         out.append(f"  incomplete: {len(plays)} of 32 plays, no score yet")

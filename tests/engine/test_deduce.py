@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.deduce import MAX_UNREAD, deduce
+from engine.deduce import MAX_FILLINGS, MAX_UNREAD, deduce, violations_past_unread
+from engine.observe import ObservedDeal
 from engine.record import judge, load_record
 from engine.rules import PRESETS
 
@@ -114,5 +115,71 @@ def test_the_score_sheet_says_which_cards_were_deduced_or_left_unread(gen) -> No
     sheet = score_sheet(load_record(_record(p, _blank(p.plays, {9}))))
     assert f"play 9 ({p.plays[9][0]}): not read, deduced {p.plays[9][1]}" in sheet
     open_one = score_sheet(load_record(_record(p, _blank(p.plays[:14], {6}))))
-    assert "plays 6: not read, and the deal does not tell which cards: judged up to play 6" \
-        in open_one
+    assert "plays 6: not read, and the deal does not tell which cards: violations judged on " \
+        "every play" in open_one
+
+
+def _true_violations(p, plays, blanks):
+    obs = ObservedDeal(p.rules, p.contract, p.dealer)
+    for seat, card in plays:
+        obs.play(seat, card)
+    return {(v.play, v.rule): v for v in obs.violations if v.play not in blanks}
+
+
+@settings(max_examples=80, deadline=None)
+@given(seed=seeds, n=st.sampled_from([12, 20, 28, 32]), k=st.integers(min_value=1, max_value=3))
+def test_judging_past_unread_plays_never_flags_what_the_true_cards_do_not(gen, seed, n, k) -> None:
+    rng = random.Random(seed)
+    p = gen.play_out(rng, PRESETS["ffb-coinche"], revoke_rate=0.15)
+    blanks = set(rng.sample(range(n), k))
+    found = violations_past_unread(p.rules, p.contract, p.dealer, _blank(p.plays[:n], blanks))
+    if found is None:
+        return  # too many fillings: the verdict stops at the first unread play instead
+    truth = _true_violations(p, p.plays[:n], blanks)
+    for v in found:
+        assert (v.play, v.rule) in truth and v.play not in blanks
+        true_proof = truth[v.play, v.rule].proven_by
+        assert (v.proven_by is None) == (true_proof is None)
+        assert v.proven_by is None or v.proven_by >= true_proof
+
+
+def test_most_violations_are_still_flagged_past_an_unread_play(gen) -> None:
+    rng = random.Random(1)
+    flagged = total = 0
+    for _ in range(60):
+        p = gen.play_out(rng, PRESETS["ffb-coinche"], revoke_rate=0.15)
+        n = rng.choice([20, 32])
+        blanks = {rng.randrange(n)}
+        found = violations_past_unread(p.rules, p.contract, p.dealer, _blank(p.plays[:n], blanks))
+        assert found is not None  # one unread play: at most 25 fillings
+        truth = _true_violations(p, p.plays[:n], blanks)
+        total += len(truth)
+        flagged += len({(v.play, v.rule) for v in found} & set(truth))
+    assert total >= 30 and flagged >= 0.6 * total  # lost only where the unread card matters
+
+
+def test_a_revoke_after_an_open_unread_play_is_flagged_with_its_proof(gen) -> None:
+    rng = random.Random(21)
+    for _ in range(200):  # a deal whose first violation comes after trick 2
+        p = gen.play_out(rng, PRESETS["ffb-coinche"], revoke_rate=0.2)
+        truth = _true_violations(p, p.plays[:24], set())
+        late = [v for v in truth.values() if 8 <= v.play and v.proven_by is not None]
+        if late and min(v for v, _rule in truth) >= 8:
+            break
+    record = load_record(_record(p, _blank(p.plays[:24], {1})))
+    verdict = judge(record)
+    assert verdict["unread"] == [1] and verdict["judged_past_unread"] is True
+    assert len(verdict["tricks"]) == 0  # tricks stop at the unread play
+    flagged = {(v["play"], v["rule"]) for v in verdict["violations"]}
+    assert (late[0].play, late[0].rule) in flagged
+
+
+def test_too_many_ways_to_fill_stop_the_judging_at_the_first_unread_play(gen) -> None:
+    p = gen.play_out(random.Random(13), PRESETS["ffb-coinche"], revoke_rate=0.3)
+    blanks = {2, 5, 6}  # 3 of 12 plays unread: 23 * 22 * 21 ways
+    assert 23 * 22 * 21 > MAX_FILLINGS
+    plays = _blank(p.plays[:12], blanks)
+    assert violations_past_unread(p.rules, p.contract, p.dealer, plays) is None
+    verdict = judge(load_record(_record(p, plays)))
+    assert verdict["judged_past_unread"] is False
+    assert all(v["play"] < 2 for v in verdict["violations"])
