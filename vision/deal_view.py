@@ -199,6 +199,27 @@ class DealView:
         return {str(c) for c in deal.possible_cards(Seat.from_str(seat))}
 
 
+    def choose(self, readings: list[tuple[str, float]], seat: str) -> tuple[str | None, bool]:
+        """The card to record for `seat` from a track's `readings` (card, share of the votes),
+        and whether anything but the picture chose it. None: every reading is already played."""
+        played = self.played
+        left = [(c, v) for c, v in readings if c not in played]
+        if not left:
+            return None, False
+        resolved = left[0][0] != readings[0][0]
+        top, share = left[0]
+        if resolved and share < 0.15:
+            return None, False  # a played card seen again, with no real second reading
+        possible = self.possible(seat)
+        # The engine's proofs only break a weak reading: a strong one that breaks a rule is a
+        # violation to flag, never something to explain away.
+        if possible is not None and top not in possible and share < 0.6:
+            for c, v in left[1:]:
+                if c in possible and v >= 0.15:
+                    return c, True
+        return top, resolved
+
+
 def view_from_events(events: Iterable[Any], rules: Any = "ffb-coinche") -> DealView:
     """Rebuild from stored events (`device.store.Event` objects or dicts)."""
     view = DealView(rules)

@@ -25,6 +25,7 @@ from vision.card_track import CardTrack, count_since, dist
 from vision.deal_view import DealView
 from vision.detections import Detection
 from vision.geometry import OUTSIDE, TRICK, TableGeometry
+from vision.track_match import match_tracks
 
 Event = dict[str, Any]
 _SEATS = ("N", "E", "S", "W")
@@ -127,7 +128,8 @@ class TableTracker:
                 tr.last_seen = t
         seen = [(d, z) for d in detections if d.confidence >= s.min_conf
                 and (z := self._zone(d)) != OUTSIDE]
-        self._match(t, seen)
+        full = len(self.view.trick_plays) >= 4
+        self.tracks += match_tracks(self.tracks, seen, t, s, full)
         self.tracks = [
             tr for tr in self.tracks
             if tr.state in ("played", "gathered") or tr.held or t - tr.last_seen <= s.forget_s
@@ -140,63 +142,6 @@ class TableTracker:
                 self._commit(tr, t, out)
         self._maybe_gather(t, out)
         return out
-
-    def _match(self, t: float, seen: list[tuple[Detection, str]]) -> None:
-        s = self.settings
-        pairs = []
-        # While a trick is incomplete nobody lifts a card: a new name right where a played card
-        # lies is that card misread. Once it is complete, the trick may be gone and replaced.
-        full = len(self.view.trick_plays) >= 4
-        for i, (d, _z) in enumerate(seen):
-            cx, cy = d.center
-            size = max(d.box[2] - d.box[0], d.box[3] - d.box[1], 1.0)
-            for tr in self.tracks:
-                if tr.box is None:
-                    continue
-                if tr.state in ("gathered", "turned", "ignored") and d.card != tr.card:
-                    continue  # a new card landing where an old one lay is a new card
-                if tr.state in ("played", "candidate") and t - tr.last_seen >= s.gather_s \
-                        and d.card != tr.readings()[0][0]:
-                    continue  # gone a while (gathered with its trick): a new card lies there
-                tx, ty = tr.center
-                dist = ((cx - tx) ** 2 + (cy - ty) ** 2) ** 0.5
-                if tr.state == "played" and d.card != tr.card and d.card not in tr.votes \
-                        and d.confidence >= s.sure_conf and (full or dist > s.settle * tr.size) \
-                        and tr.card not in {c for c, _ in d.alternatives}:
-                    continue  # a confident new name a little aside: another card put down
-                if dist <= s.match * max(size, tr.size):
-                    pairs.append((dist, i, tr))
-        used_d: set[int] = set()
-        used_t: set[int] = set()
-        for _dist, i, tr in sorted(pairs, key=lambda p: p[0]):
-            if i in used_d or id(tr) in used_t:
-                continue
-            used_d.add(i)
-            used_t.add(id(tr))
-            d, z = seen[i]
-            tr.see(t, d, z, s.settle)
-        for i, (d, z) in enumerate(seen):
-            if i in used_d:
-                continue
-            moved = self._moved_play(d, t)
-            if moved is not None:  # a played card nudged out of reach, or back after a restart
-                used_t.add(id(moved))
-                moved.anchor = d.center
-                moved.see(t, d, z, s.settle)
-                continue
-            cx, cy = d.center
-            tr = CardTrack(None, z, t, t, anchor=(cx, cy), settled_since=t)
-            tr.see(t, d, z, s.settle)
-            self.tracks.append(tr)
-
-    def _moved_play(self, d: Detection, t: float) -> CardTrack | None:
-        """The played card `d` names, if it has left its place (unseen there for a while): one
-        misread frame elsewhere must not drag a card that is merely hidden for an instant."""
-        for tr in self.tracks:
-            if tr.state == "played" and tr.card == d.card \
-                    and t - tr.last_seen >= self.settings.steady_s:
-                return tr
-        return None
 
     def _steady(self, tr: CardTrack, t: float) -> bool:
         s = self.settings
@@ -356,7 +301,7 @@ class TableTracker:
         if readings[0][1] >= 0.6 and top in view.played:
             self._recall(top, out)
         seat, seat_sure = self._seat(tr)
-        card, resolved = self._resolve(readings, seat)
+        card, resolved = view.choose(readings, seat)
         if card is None:
             tr.state = "ignored"  # every reading is a card already on the table
             return
@@ -415,25 +360,6 @@ class TableTracker:
         if self.geometry is not None and tr.box is not None:
             return self.geometry.nearest_seat(tr.center), False
         return "S", False
-
-    def _resolve(self, readings: list[tuple[str, float]], seat: str) -> tuple[str | None, bool]:
-        """The card to record and whether anything but the picture chose it."""
-        played = self.view.played
-        left = [(c, v) for c, v in readings if c not in played]
-        if not left:
-            return None, False
-        resolved = left[0][0] != readings[0][0]
-        top, share = left[0]
-        if resolved and share < 0.15:
-            return None, False  # a played card seen again, with no real second reading
-        possible = self.view.possible(seat)
-        # The engine's proofs only break a weak reading: a strong one that breaks a rule is a
-        # violation to flag, never something to explain away.
-        if possible is not None and top not in possible and share < 0.6:
-            for c, v in left[1:]:
-                if c in possible and v >= 0.15:
-                    return c, True
-        return top, resolved
 
     # --- for tests and the health page ---------------------------------------------------------
 

@@ -1,0 +1,77 @@
+"""Frame-to-frame association: each detection joins the card track it belongs to, or starts one.
+
+A detection belongs to the nearest track within `match` card sizes, except where the table says
+otherwise: a new name where a gathered or long-gone card lay is a new card; a confident new name
+a little aside from a played card is another card put down; a played card seen far from its
+place after it vanished there has been nudged (or the tracker restarted), not duplicated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from vision.card_track import CardTrack
+from vision.detections import Detection
+
+
+def match_tracks(tracks: Sequence[CardTrack], seen: Sequence[tuple[Detection, str]], t: float,
+                 s: Any, trick_full: bool) -> list[CardTrack]:
+    """Feed each (detection, zone) of the frame at `t` to its track; returns the new tracks.
+
+    `s` holds the tracker's settings; `trick_full` says the trick on the table has its 4 cards
+    (while it is incomplete nobody lifts a card, so a new name on a played card is a misread).
+    """
+    pairs = []
+    for i, (d, _z) in enumerate(seen):
+        cx, cy = d.center
+        size = max(d.box[2] - d.box[0], d.box[3] - d.box[1], 1.0)
+        for tr in tracks:
+            if tr.box is None:
+                continue
+            if tr.state in ("gathered", "turned", "ignored") and d.card != tr.card:
+                continue  # a new card landing where an old one lay is a new card
+            if tr.state in ("played", "candidate") and t - tr.last_seen >= s.gather_s \
+                    and d.card != tr.readings()[0][0]:
+                continue  # gone a while (gathered with its trick): a new card lies there
+            tx, ty = tr.center
+            dist = ((cx - tx) ** 2 + (cy - ty) ** 2) ** 0.5
+            if tr.state == "played" and d.card != tr.card and d.card not in tr.votes \
+                    and d.confidence >= s.sure_conf and (trick_full or dist > s.settle * tr.size) \
+                    and tr.card not in {c for c, _ in d.alternatives}:
+                continue  # a confident new name a little aside: another card put down
+            if dist <= s.match * max(size, tr.size):
+                pairs.append((dist, i, tr))
+    used_d: set[int] = set()
+    used_t: set[int] = set()
+    for _dist, i, tr in sorted(pairs, key=lambda p: p[0]):
+        if i in used_d or id(tr) in used_t:
+            continue
+        used_d.add(i)
+        used_t.add(id(tr))
+        d, z = seen[i]
+        tr.see(t, d, z, s.settle)
+    new: list[CardTrack] = []
+    for i, (d, z) in enumerate(seen):
+        if i in used_d:
+            continue
+        moved = moved_play(tracks, d, t, s.steady_s)
+        if moved is not None:  # a played card nudged out of reach, or back after a restart
+            used_t.add(id(moved))
+            moved.anchor = d.center
+            moved.see(t, d, z, s.settle)
+            continue
+        tr = CardTrack(None, z, t, t, anchor=d.center, settled_since=t)
+        tr.see(t, d, z, s.settle)
+        new.append(tr)
+    return new
+
+
+def moved_play(tracks: Sequence[CardTrack], d: Detection, t: float,
+               steady_s: float) -> CardTrack | None:
+    """The played card `d` names, if it has left its place (unseen there for `steady_s`): one
+    misread frame elsewhere must not drag a card that is merely hidden for an instant."""
+    for tr in tracks:
+        if tr.state == "played" and tr.card == d.card and t - tr.last_seen >= steady_s:
+            return tr
+    return None
