@@ -9,7 +9,8 @@ proof; false flags; deals whose score equals the true record's; the latency from
 card settles (still, uncovered) to the video time it is recorded (median, worst); the pipeline's
 frames per second. `--threads 2` limits the detector (and OpenCV) to 2 cores. `--oracle` replaces
 the detector with the renderer's own labels, to measure the tracker alone. `--reuse` keeps videos
-already in --out.
+already in --out. Each replay's result is saved next to its video (`deal_NNN.replay.json`);
+`--rejudge` measures those again with the current engine, without running the pipeline.
 """
 
 from __future__ import annotations
@@ -123,6 +124,27 @@ def measure(items: list[tuple[dict, dict]], frames: int, wall: float) -> list[st
     return lines
 
 
+def rejudge(folder: Path, deals: int) -> int:
+    """The figures again from the saved replay results, with the engine as it is now."""
+    import json
+
+    from device.commands.replay import verdict_of
+
+    items, frames, wall = [], 0, 0.0
+    for saved in sorted(folder.glob("deal_*.replay.json"))[:deals]:
+        truth = json.loads(saved.with_name(saved.name.replace(".replay", "")).read_text())
+        result = json.loads(saved.read_text())
+        result["verdict"] = verdict_of(result["record"])
+        frames += result["frames"]
+        wall += result.get("wall_s", 0.0)
+        items.append((truth, result))
+    if not items:
+        print(f"error: no saved replay results (deal_*.replay.json) in {folder}", file=sys.stderr)
+        return 2
+    print("\n".join(measure(items, frames, wall)))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=20)
@@ -146,6 +168,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="tracker.turn_wait: hold a card out of turn this long")
     parser.add_argument("--turns", type=int, default=4, choices=(1, 2, 4),
                         help="quarter turns the classifier averages (default 4, as shipped)")
+    parser.add_argument("--rejudge", action="store_true",
+                        help="judge the saved replay results again (no pipeline)")
     parser.add_argument("--crop", type=float, default=0.0, metavar="SHARE",
                         help="experiment: detect only in the middle SHARE of the felt (e.g. 0.6)")
     args = parser.parse_args(argv)
@@ -160,7 +184,9 @@ def main(argv: list[str] | None = None) -> int:
 
     from vision.simulate import OracleDetector
 
-    videos = sorted(args.out.glob("deal_*.json")) if args.reuse else []
+    if args.rejudge:
+        return rejudge(args.out, args.deals)
+    videos = sorted(args.out.glob("deal_[0-9][0-9][0-9].json")) if args.reuse else []
     if len(videos) < args.deals:
         from vision.simulate import simulate_deals
 
@@ -206,6 +232,8 @@ def main(argv: list[str] | None = None) -> int:
         wall += time.perf_counter() - t0
         frames += result["frames"]
         items.append((truth, result))
+        saved = {**result, "wall_s": time.perf_counter() - t0}
+        path.with_suffix(".replay.json").write_text(json.dumps(saved, default=str))
     print("\n".join(measure(items, frames, wall)))
     return 0
 

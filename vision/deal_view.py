@@ -45,6 +45,9 @@ class DealView:
         self.open = False
         self.dealer: str | None = None
         self.last_dealer: str | None = None
+        # The dealer is known (not the tracker's guess) when the referee said so, and stays known
+        # from deal to deal as the deal passes round.
+        self.dealer_known = False
         self._new_deal(None)
 
     def _new_deal(self, dealer: str | None) -> None:
@@ -63,21 +66,25 @@ class DealView:
         if event["type"] == "undo":
             self.rebuild()
         else:
-            self._apply(event["type"], event.get("data") or {})
+            self._apply(event["type"], event.get("data") or {}, event.get("actor"))
 
     def rebuild(self) -> None:
         undone = {e["data"].get("seq") for e in self.history if e["type"] == "undo"}
         self._reset_game(self.default_rules)
         for e in self.history:
             if e["type"] != "undo" and e.get("seq") not in undone:
-                self._apply(e["type"], e.get("data") or {})
+                self._apply(e["type"], e.get("data") or {}, e.get("actor"))
 
-    def _apply(self, kind: str, data: Mapping[str, Any]) -> None:
+    def _apply(self, kind: str, data: Mapping[str, Any], actor: str | None = None) -> None:
         if kind == "game_started":
             self._reset_game(data.get("rules", self.default_rules))
         elif kind == "deal_started":
             self.open = True
-            self._new_deal(str(data.get("dealer") or self.next_dealer()))
+            dealer = str(data.get("dealer") or self.next_dealer())
+            passed = self.dealer_known and self.last_dealer is not None \
+                and dealer == self.next_dealer()
+            self.dealer_known = actor == "referee" or passed
+            self._new_deal(dealer)
         elif kind == "contract":
             self.contract = dict(data)
         elif kind == "turned_card":

@@ -167,10 +167,13 @@ class TableTracker:
         view = self.view
         turn = view.turn
         # Within a trick the order of the seats is certain. Who leads it is known once the
-        # engine has judged the tricks before (not the first: the dealer may be a guess).
+        # engine has judged the tricks before, and at the first trick when the referee gave
+        # the dealer (otherwise the dealer is the tracker's guess).
         placed = len(view.trick_plays)
-        known = 0 < placed < 4 or (placed == 0 and view.gathered >= 1
-                                   and view.engine() is not None)
+        if placed == 0:
+            known = view.engine() is not None if view.gathered else view.dealer_known
+        else:
+            known = placed < 4
         if known and turn is not None and tr.zone in _SEATS and tr.zone != turn \
                 and waited < s.turn_wait:
             tr.held = True  # out of turn: more likely the player whose turn it is was not seen
@@ -219,9 +222,15 @@ class TableTracker:
         # An incomplete trick: gone from the felt (with the cards held for their turn: those
         # that came while its cards lay there) and either a new card has settled since or it
         # has stayed gone a good while.
-        last = max((o.last_seen for o in on_table), default=float("inf"))
-        trick = on_table + [tr for tr in self.tracks if tr.held and tr.state == "candidate"
-                            and tr.first_seen <= last]
+        held = [tr for tr in self.tracks if tr.held and tr.state == "candidate"]
+        if on_table:
+            last = max(o.last_seen for o in on_table)
+            trick = on_table + [tr for tr in held if tr.first_seen <= last]
+        else:  # only held cards (its leader never read): those gone, if none lies there still
+            trick = [tr for tr in held if t - tr.last_seen >= s.gather_s]
+            went = max((tr.last_seen for tr in trick), default=0.0)
+            if len(trick) < 2 or any(tr.first_seen <= went for tr in held if tr not in trick):
+                return  # one card out of sight a moment is more likely than a sweep
         if not trick:
             return
         gone = max(tr.last_seen for tr in trick)

@@ -135,7 +135,7 @@ def replay(
         "fps": round(health.frames / elapsed, 2) if elapsed > 0 else None,
         "ms": health.to_json()["ms"],  # per stage (read, detect, track, store), smoothed
         "record": record,
-        "verdict": _judge(record),
+        "verdict": verdict_of(record),
         "plays": plays,
         "events": [e.to_json() for e in events],
     }
@@ -159,7 +159,8 @@ def _dealer(events: list[Any]) -> str | None:
     return next((e.data.get("dealer") for e in events if e.type == "deal_started"), None)
 
 
-def _judge(record: dict[str, Any]) -> dict[str, Any] | None:
+def verdict_of(record: dict[str, Any]) -> dict[str, Any] | None:
+    """`belote score`'s object for a record seen by the camera (None without a contract)."""
     if not record.get("contract") or not record.get("dealer"):
         return None  # the camera cannot hear the auction: no contract, no verdict
     from engine.record import judge, load_record
@@ -190,7 +191,7 @@ def _check(result: dict[str, Any], truth: dict[str, Any]) -> dict[str, Any]:
         out["illegal"] = {"injected": injected, "flagged": flagged,
                           "missed": [i for i in injected if i not in flagged],
                           "false": [i for i in flagged if i not in injected]}
-        true_verdict = _judge(truth)
+        true_verdict = verdict_of(truth)
         if true_verdict and "score" in true_verdict:
             out["score_equal"] = verdict.get("score") == true_verdict["score"]
     return out

@@ -367,3 +367,37 @@ def test_at_the_end_of_the_deal_an_unread_card_is_deduced() -> None:
     fix = events[-2]["data"]
     assert fix == {"play": 30, "card": missing[1], "before": None, "deduced": True}
     assert tr.view.plays[30] == missing and tr.view.unread == []
+
+
+def test_a_first_lead_never_read_is_an_unread_play_when_the_referee_gave_the_dealer() -> None:
+    tr = tracker()
+    tr.observe({"type": "deal_started", "data": {"dealer": "E"}, "actor": "referee"})
+    assert tr.view.dealer_known
+    # N leads (counterclockwise from E) but its card is never read: W, S and E wait for it.
+    events, t = _one_by_one(tr, [("W", "8H"), ("S", "9H"), ("E", "AH")])
+    assert plays(events) == []
+    ev, t = run(tr, lambda t: [], t0=t, seconds=1.0)
+    ev2, t = run(tr, _trick({"E": "7C"}), t0=t, seconds=0.8)
+    events += ev + ev2
+    assert plays(events) == [("N", None), ("W", "8H"), ("S", "9H"), ("E", "AH"), ("E", "7C")]
+
+
+def test_a_dealer_the_tracker_guessed_does_not_hold_the_first_cards() -> None:
+    tr = tracker()
+    tr.observe({"type": "deal_started", "data": {"dealer": "E"}})  # not the referee's word
+    assert not tr.view.dealer_known
+    events, _ = _one_by_one(tr, [("W", "8H")])
+    assert plays(events) == [("W", "8H")]
+
+
+def test_the_known_dealer_passes_round_with_the_deals() -> None:
+    from vision.deal_view import DealView
+
+    view = DealView()
+    view.apply({"type": "deal_started", "data": {"dealer": "E"}, "actor": "referee"})
+    view.apply({"type": "deal_over", "data": {}})
+    view.apply({"type": "deal_started", "data": {"dealer": view.next_dealer()}})
+    assert view.dealer == "N" and view.dealer_known  # counterclockwise: E then N
+    view.apply({"type": "deal_over", "data": {}})
+    view.apply({"type": "deal_started", "data": {"dealer": "S"}})  # not the next one: a guess
+    assert not view.dealer_known
