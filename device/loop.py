@@ -112,7 +112,22 @@ def run_loop(
     seen_seq = store.last_seq
     mine: set[int] = set()
     last_index: int | None = None
+    last_frame: Any = None
     tick = time.perf_counter()
+
+    def keep(events: list[dict[str, Any]], frame: Any) -> None:
+        """Store the tracker's events (with an evidence picture for each play)."""
+        for ev in events:
+            data = ev["data"]
+            if ev["type"] == "card_played" and evidence is not None and frame is not None:
+                name = f"{store.last_seq + 1:06d}-{data['card']}.jpg"
+                data["evidence"] = write_evidence(frame, ev.get("box"), evidence, name)
+            stored = store.append(ev["type"], data, actor="camera")
+            ev["seq"] = stored.seq  # the tracker's history holds this dict: undo finds it
+            mine.add(stored.seq)
+            if on_event is not None:
+                on_event(stored)
+
     try:
         while not stop_event.is_set():
             t0 = time.perf_counter()
@@ -124,7 +139,9 @@ def run_loop(
             if frame is None:
                 health.read_failures += 1
                 if not getattr(source, "live", False):
-                    break  # the video or folder has ended
+                    # The video or folder has ended: cards held for a turn are recorded.
+                    keep(tracker.finish(), last_frame)
+                    break
                 continue
             if last_index is not None and frame.index > last_index + 1:
                 health.dropped += frame.index - last_index - 1
@@ -142,17 +159,9 @@ def run_loop(
                         tracker.observe(e)
                     seen_seq = e.seq
             events = tracker.update(frame.time, detections)
+            last_frame = frame
             t3 = time.perf_counter()
-            for ev in events:
-                data = ev["data"]
-                if ev["type"] == "card_played" and evidence is not None:
-                    name = f"{store.last_seq + 1:06d}-{data['card']}.jpg"
-                    data["evidence"] = write_evidence(frame, ev.get("box"), evidence, name)
-                stored = store.append(ev["type"], data, actor="camera")
-                ev["seq"] = stored.seq  # the tracker's history holds this dict: undo finds it
-                mine.add(stored.seq)
-                if on_event is not None:
-                    on_event(stored)
+            keep(events, frame)
             t4 = time.perf_counter()
             health.frames += 1
             health.detections = len(detections)

@@ -30,6 +30,7 @@ from engine.cards import DECK, Card, Seat
 from engine.contract import Contract
 from engine.observe import ObservedDeal, Violation, audit
 from engine.rules import RuleSet
+from engine.tricks import tables
 
 MAX_UNREAD = 5  # at most 5! = 120 assignments to judge
 MAX_FILLINGS = 1500  # judging past open unread plays: ~0.2 ms per filling
@@ -127,3 +128,27 @@ def _later_proof(a: Violation, b: Violation) -> Violation:
     if b.proven_by is None:
         return a
     return a if a.proven_by >= b.proven_by else b
+
+
+def possible_leaders(rules: RuleSet, contract: Contract, dealer: Seat,
+                     plays: Sequence[Play]) -> frozenset[Seat]:
+    """The seats that may lead the trick after `plays` (whole tricks): the last trick's winner,
+    whichever card each of its unread plays was (any card seen nowhere in `plays`)."""
+    if len(plays) % 4:
+        raise ValueError(f"{len(plays)} plays: the next trick starts after a whole trick")
+    if not plays:
+        return frozenset({dealer.next(rules.clockwise)})
+    trick = plays[-4:]
+    t = tables(contract.trump, rules)
+    blanks = [i for i, (_seat, card) in enumerate(trick) if card is None]
+    known = {card for _seat, card in plays if card is not None}
+    pool = [c.index for c in DECK if c not in known]
+    winners = set()
+    for fill in permutations(pool, len(blanks)):
+        cards = [c.index if c is not None else 0 for _seat, c in trick]
+        for i, ci in zip(blanks, fill, strict=True):
+            cards[i] = ci
+        winners.add(trick[t.winning_position(cards)][0])
+        if len(winners) == 4:
+            break
+    return frozenset(winners)

@@ -122,6 +122,47 @@ class DealView:
         order = _CW if self.clockwise else _CCW
         return order[(order.index(seat) + 1) % 4]
 
+    def before(self, seat: str) -> str:
+        """The seat that plays before `seat`."""
+        order = _CW if self.clockwise else _CCW
+        return order[(order.index(seat) - 1) % 4]
+
+    def leaders(self) -> set[str] | None:
+        """The seats that may lead the trick on the table, or None when any may: at the first
+        trick, the one after the dealer if the referee gave it; later, the last trick's winner
+        whichever card its unread plays were (`engine.deduce.possible_leaders`)."""
+        start = 4 * self.gathered
+        if self.dealer is None or (start == 0 and not self.dealer_known):
+            return None
+        if start == 0:
+            return {self.after(self.dealer)}
+        if self.contract is None or self.rules is None or len(self.plays) < start:
+            return None
+        try:
+            from engine.cards import Card, Seat
+            from engine.contract import Contract
+            from engine.deduce import possible_leaders
+
+            plays = [(Seat.from_str(s), None if c is None else Card.from_str(c))
+                     for s, c in self.plays[:start]]
+            found = possible_leaders(self.rules, Contract.from_json(dict(self.contract)),
+                                     Seat.from_str(self.dealer), plays)
+        except (ImportError, ValueError):
+            return None
+        return {str(seat) for seat in found} if len(found) < 4 else None
+
+    def leader_before(self, seat: str) -> str | None:
+        """Of the seats that may lead, the one nearest before `seat` (or `seat` itself): who
+        led a trick whose first card seen was `seat`'s, if that card was not the lead."""
+        leaders = self.leaders()
+        if not leaders:
+            return None
+        for _ in range(4):
+            if seat in leaders:
+                return seat
+            seat = self.before(seat)
+        return None
+
     @property
     def played(self) -> set[str]:
         return {card for _seat, card in self.plays if card is not None}

@@ -136,6 +136,9 @@ class TableTracker:
         ]
         out: list[Event] = []
         self._maybe_start(t, bool(seen), out)
+        # First: a trick swept away before its last card was read is closed before the next
+        # trick's lead, which may come from the seat that was never read, is recorded.
+        self._maybe_gather(t, out)
         ready = [tr for tr in self.tracks if tr.state == "candidate" and self._steady(tr, t)]
         for tr in sorted(ready, key=lambda tr: tr.settled_since):
             if not self._should_wait(tr, t):
@@ -166,17 +169,21 @@ class TableTracker:
         waited = t - tr.settled_since - s.steady_s
         view = self.view
         turn = view.turn
-        # Within a trick the order of the seats is certain. Who leads it is known once the
-        # engine has judged the tricks before, and at the first trick when the referee gave
-        # the dealer (otherwise the dealer is the tracker's guess).
+        # Within a trick the order of the seats is certain. Who may lead it is known from the
+        # trick before (whatever its unread cards were), and at the first trick when the
+        # referee gave the dealer (otherwise the dealer is the tracker's guess). A card that
+        # landed after one already held cannot be the lead either.
         placed = len(view.trick_plays)
         if placed == 0:
-            known = view.engine() is not None if view.gathered else view.dealer_known
+            leaders = view.leaders()
+            out_of_turn = leaders is not None and (tr.zone not in leaders or any(
+                o.state == "candidate" and o.zone in _SEATS and o.zone != tr.zone
+                and o.first_seen < tr.first_seen and len(o.times) >= 2
+                and (o.held or t - o.last_seen <= s.forget_s) for o in self.tracks))
         else:
-            known = placed < 4
-        if known and turn is not None and tr.zone in _SEATS and tr.zone != turn \
-                and waited < s.turn_wait:
-            tr.held = True  # out of turn: more likely the player whose turn it is was not seen
+            out_of_turn = placed < 4 and turn is not None and tr.zone != turn
+        if out_of_turn and tr.zone in _SEATS and waited < s.turn_wait:
+            tr.held = True  # more likely the player whose turn it is was not seen
             return True
         tr.held = False
         if waited >= s.max_wait:
@@ -236,12 +243,25 @@ class TableTracker:
         gone = max(tr.last_seen for tr in trick)
         if t - gone < s.gather_s:
             return
-        newcomer = any(tr.state == "candidate" and tr not in trick and tr.settled_since > gone
-                       and self._steady(tr, t) for tr in self.tracks)
+        # A card that settled well after the trick vanished (not one put down by the hand that
+        # hid the trick a moment) belongs to the next trick.
+        newcomer = any(tr.state == "candidate" and tr not in trick
+                       and tr.settled_since > gone + s.gather_s / 2 and self._steady(tr, t)
+                       for tr in self.tracks)
         if newcomer or t - gone >= 3 * s.gather_s:
             self._gather_incomplete(t, [tr for tr in trick if tr.state == "candidate"], out)
 
-    def _gather_incomplete(self, t: float, held: list[CardTrack], out: list[Event]) -> None:
+    def finish(self) -> list[Event]:
+        """The input has ended (a video or folder): cards still held for a turn are recorded,
+        each unread seat before them getting an unread play (those after may not have played)."""
+        out: list[Event] = []
+        held = [tr for tr in self.tracks if tr.held and tr.state == "candidate"]
+        if held and self.view.open:
+            self._gather_incomplete(self._now, held, out, whole=False)
+        return out
+
+    def _gather_incomplete(self, t: float, held: list[CardTrack], out: list[Event],
+                           whole: bool = True) -> None:
         """The trick was gathered with seats never recorded: the cards held for their turn go
         in their places, and each seat never read gets an unread play (card None) there, so
         the tricks after it keep their shape (`engine.deduce` may name the card later)."""
@@ -250,11 +270,15 @@ class TableTracker:
         by_seat: dict[str, CardTrack] = {}
         for tr in sorted(held, key=lambda tr: tr.settled_since):
             by_seat.setdefault(tr.zone, tr)
+        first = min(held, key=lambda tr: tr.first_seen).zone if held else None
         seat = trick[0][0] if trick else view.turn
-        if seat is None:  # nobody knows who led: the first card held did
-            seat = min(held, key=lambda tr: tr.settled_since).zone if held else "S"
+        if seat is None and first is not None:  # who may lead, nearest before the first card
+            seat = view.leader_before(first) or first
+        seat = seat or "S"
         done = {s for s, _card in trick}
         for _ in range(4):
+            if not whole and not by_seat:
+                break  # (the input ended) the seats after the last card held may not have played
             if seat not in done:
                 tr = by_seat.pop(seat, None)
                 if tr is not None:

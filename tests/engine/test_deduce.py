@@ -183,3 +183,39 @@ def test_too_many_ways_to_fill_stop_the_judging_at_the_first_unread_play(gen) ->
     verdict = judge(load_record(_record(p, plays)))
     assert verdict["judged_past_unread"] is False
     assert all(v["play"] < 2 for v in verdict["violations"])
+
+
+@settings(max_examples=100, deadline=None)
+@given(seed=seeds, k=st.integers(min_value=0, max_value=2))
+def test_the_next_leader_is_among_the_possible_ones(gen, seed, k) -> None:
+    from engine.deduce import possible_leaders
+    from engine.observe import ObservedDeal
+
+    rng = random.Random(seed)
+    p = gen.play_out(rng, PRESETS["ffb-coinche"])
+    n = 4 * rng.randrange(1, 8)
+    last = range(n - 4, n)
+    blanks = set(rng.sample(last, k))
+    leaders = possible_leaders(p.rules, p.contract, p.dealer, _blank(p.plays[:n], blanks))
+    obs = ObservedDeal(p.rules, p.contract, p.dealer)
+    for seat, card in p.plays[:n]:
+        obs.play(seat, card)
+    assert obs.turn in leaders
+    if k == 0:
+        assert leaders == {obs.turn}
+
+
+def test_possible_leaders_of_a_trick_with_an_unread_play() -> None:
+    from engine.cards import Card, Seat
+    from engine.contract import Contract
+    from engine.deduce import possible_leaders
+
+    rules = PRESETS["ffb-coinche"]
+    spades = Contract.from_json({"taker": "N", "bid": 80, "trump": "S"})
+    c = Card.from_str
+    trick = [(Seat.W, c("7S")), (Seat.S, c("KS")), (Seat.E, None), (Seat.N, c("KH"))]
+    # E's unread card beats KS (a higher trump) or not: S or E leads next, never W or N.
+    assert possible_leaders(rules, spades, Seat.E, trick) == {Seat.S, Seat.E}
+    assert possible_leaders(rules, spades, Seat.E, []) == {Seat.N}  # counterclockwise from E
+    with pytest.raises(ValueError, match="whole trick"):
+        possible_leaders(rules, spades, Seat.E, trick[:3])

@@ -401,3 +401,51 @@ def test_the_known_dealer_passes_round_with_the_deals() -> None:
     view.apply({"type": "deal_over", "data": {}})
     view.apply({"type": "deal_started", "data": {"dealer": "S"}})  # not the next one: a guess
     assert not view.dealer_known
+
+
+def test_a_lead_from_the_seat_never_read_opens_the_next_trick() -> None:
+    tr = started("E")  # N leads, then W, S, E
+    events, t = _one_by_one(tr, [("N", "7H"), ("W", "8H"), ("S", "9H")])  # E's card never read
+    ev, t = run(tr, lambda t: [], t0=t, seconds=1.5)  # the trick is swept away
+    # E won the trick and leads the next one: its card lands where E's unread one lay, in E's
+    # turn by the rotation of the old trick; it must not close the old trick.
+    ev2, t = run(tr, _trick({"E": "AC"}), t0=t, seconds=1.0)
+    events += ev + ev2
+    assert plays(events) == [("N", "7H"), ("W", "8H"), ("S", "9H"), ("E", None), ("E", "AC")]
+    assert kinds(events).count("trick_gathered") == 1
+
+
+def _logged(tr, plays_, gathered=True):
+    for seat, card in plays_:
+        tr.observe({"type": "card_played", "data": {"seat": seat, "card": card}})
+    if gathered:
+        tr.observe({"type": "trick_gathered", "data": {}})
+
+
+def test_after_a_trick_with_an_unread_card_its_possible_winners_may_lead() -> None:
+    tr = started("E", {"taker": "N", "bid": 80, "trump": "S"})  # N leads, then W, S, E
+    # E's card was never read: it beat W's KS (a higher spade) or not, so W or E leads next.
+    _logged(tr, [("N", "7S"), ("W", "KS"), ("S", "KH"), ("E", None)])
+    assert tr.view.leaders() == {"W", "E"}
+    # N's card lands first: N cannot lead, so E led and was not read; W and S come after N.
+    events, t = _one_by_one(tr, [("N", "7D"), ("W", "8D"), ("S", "9D")])
+    assert plays(events) == []  # held: the lead is missing
+    ev, t = run(tr, lambda t: [], t0=t, seconds=3.0)
+    events += ev
+    assert plays(events) == [("E", None), ("N", "7D"), ("W", "8D"), ("S", "9D")]
+
+
+def test_a_possible_leader_that_lands_first_leads() -> None:
+    tr = started("E", {"taker": "N", "bid": 80, "trump": "S"})
+    _logged(tr, [("N", "7S"), ("W", "KS"), ("S", "KH"), ("E", None)])
+    events, _ = _one_by_one(tr, [("W", "7D"), ("S", "8D")])
+    assert plays(events) == [("W", "7D"), ("S", "8D")]  # recorded at once
+
+
+def test_cards_held_when_the_video_ends_are_recorded_in_their_places() -> None:
+    tr = tracker()
+    tr.observe({"type": "deal_started", "data": {"dealer": "E"}, "actor": "referee"})
+    events, t = _one_by_one(tr, [("W", "8H"), ("S", "9H")])  # N's lead never read
+    assert plays(events) == []  # held for N
+    assert plays(tr.finish()) == [("N", None), ("W", "8H"), ("S", "9H")]
+    assert tr.finish() == []
