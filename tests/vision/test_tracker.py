@@ -445,7 +445,7 @@ def test_a_possible_leader_that_lands_first_leads() -> None:
 def test_cards_held_when_the_video_ends_are_recorded_in_their_places() -> None:
     tr = tracker()
     tr.observe({"type": "deal_started", "data": {"dealer": "E"}, "actor": "referee"})
-    events, t = _one_by_one(tr, [("W", "8H"), ("S", "9H")])  # N's lead never read
+    events, _ = _one_by_one(tr, [("W", "8H"), ("S", "9H")])  # N's lead never read
     assert plays(events) == []  # held for N
     assert plays(tr.finish()) == [("N", None), ("W", "8H"), ("S", "9H")]
     assert tr.finish() == []
