@@ -274,6 +274,12 @@ class TableTracker:
         seat = trick[0][0] if trick else view.turn
         if seat is None and first is not None:  # who may lead, nearest before the first card
             seat = view.leader_before(first) or first
+            between, s = [], seat
+            while s != first:
+                between.append(s)
+                s = view.after(s)
+            if any(s in by_seat for s in between):
+                seat = first  # they played after the first card landed: a misread misled us
         seat = seat or "S"
         done = {s for s, _card in trick}
         for _ in range(4):

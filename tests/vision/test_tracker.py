@@ -449,3 +449,24 @@ def test_cards_held_when_the_video_ends_are_recorded_in_their_places() -> None:
     assert plays(events) == []  # held for N
     assert plays(tr.finish()) == [("N", None), ("W", "8H"), ("S", "9H")]
     assert tr.finish() == []
+
+
+
+
+def test_the_lead_is_the_possible_leader_nearest_before_the_first_card() -> None:
+    tr = started("E", {"taker": "N", "bid": 80, "trump": "S"})
+    _logged(tr, [("N", "7S"), ("W", "KS"), ("S", "KH"), ("E", None)])  # W or E leads next
+    # S's card lands first (S cannot lead): W, just before S, led and was not read.
+    events, t = _one_by_one(tr, [("S", "7D"), ("E", "8D"), ("N", "9D")])
+    ev, _ = run(tr, lambda t: [], t0=t, seconds=3.0)
+    assert plays(events + ev) == [("W", None), ("S", "7D"), ("E", "8D"), ("N", "9D")]
+
+
+def test_cards_landing_after_the_first_one_did_not_lead_before_it() -> None:
+    tr = started("E", {"taker": "N", "bid": 80, "trump": "S"})
+    _logged(tr, [("N", "AS"), ("W", "7S"), ("S", "8H"), ("E", None)])  # N or E leads next
+    # S lands first, then E, then W: N (before W and S) would have led, but W played after S,
+    # so the seats between N and S did not play first; S led and N's card was not read.
+    events, t = _one_by_one(tr, [("S", "7D"), ("E", "8D"), ("W", "9D")])
+    ev, _ = run(tr, lambda t: [], t0=t, seconds=3.0)
+    assert plays(events + ev) == [("S", "7D"), ("E", "8D"), ("N", None), ("W", "9D")]
