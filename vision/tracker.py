@@ -338,7 +338,7 @@ class TableTracker:
         if len(view.plays) >= 4 * (view.gathered + 1):
             self._gather(out)  # the next trick has begun, so the last one was gathered
         if readings[0][1] >= 0.6 and top in view.played:
-            self._recall(top, out)
+            self._recall(top, readings[0][1], out)
         seat, seat_sure = self._seat(tr)
         card, resolved = view.choose(readings, seat)
         if card is None:
@@ -369,15 +369,22 @@ class TableTracker:
             self._emit(out, "correction", {"play": i, "card": card, "before": None,
                                            "deduced": True})
 
-    def _recall(self, card: str, out: list[Event]) -> None:
-        """`card` is clearly seen landing, yet was recorded before: if the earlier play's own
-        picture has since come to read as another card, that play was misread; correct it."""
+    def _recall(self, card: str, share_now: float, out: list[Event]) -> None:
+        """`card` is clearly seen landing (`share_now` of its votes), yet was recorded before:
+        a deck holds one, so one reading is wrong. The earlier play is corrected when its own
+        picture has since come to read as another card, or when it was read less surely than
+        this one and its second reading, a card not played yet, was a real contender."""
         old = next((o for o in self.tracks if o.state in ("played", "gathered")
                     and o.card == card), None)
         if old is None:
             return
-        best, share = old.readings()[0]
-        if best == card or share < 0.5 or best in self.view.played:
+        readings = old.readings()
+        played = self.view.played
+        others = [(c, v) for c, v in readings if c != card and c not in played and v >= 0.2]
+        if not others:
+            return
+        best, share = others[0]
+        if share < 0.5 and dict(readings).get(card, 0.0) >= share_now:
             return
         index = next(i for i, (_seat, c) in enumerate(self.view.plays) if c == card)
         self._emit(out, "correction", {"play": index, "card": best, "before": card})

@@ -470,3 +470,25 @@ def test_cards_landing_after_the_first_one_did_not_lead_before_it() -> None:
     events, t = _one_by_one(tr, [("S", "7D"), ("E", "8D"), ("W", "9D")])
     ev, _ = run(tr, lambda t: [], t0=t, seconds=3.0)
     assert plays(events + ev) == [("S", "7D"), ("E", "8D"), ("N", None), ("W", "9D")]
+
+
+def test_a_card_seen_twice_corrects_the_less_sure_reading_to_its_second_one() -> None:
+    tr = started("E")
+    # N's card reads JD three frames in five and JH the rest: recorded JD, JH a contender.
+    events, t = run(tr, lambda t: [det("JD" if round(t * 10) % 5 < 3 else "JH", "N")],
+                    seconds=2.0)
+    assert plays(events) == [("N", "JD")]
+    mixed = lambda t: det("JD" if round(t * 10) % 5 < 3 else "JH", "N")  # noqa: E731
+    ev, _ = run(tr, lambda t: [mixed(t), det("JD", "W")], t0=t, seconds=1.0)  # the real JD
+    assert kinds(ev) == ["correction", "card_played"]
+    assert ev[0]["data"] == {"play": 0, "card": "JH", "before": "JD"}
+    assert tr.view.plays == [("N", "JH"), ("W", "JD")]
+
+
+def test_a_sure_reading_is_not_corrected_by_a_less_sure_one() -> None:
+    tr = started("E")
+    _, t = run(tr, lambda t: [det("JD", "N")], seconds=2.0)
+    ev, _ = run(tr, lambda t: [det("JD", "N"), det("JD" if round(t * 10) % 5 < 3 else "JH", "W")],
+                t0=t, seconds=1.5)
+    assert "correction" not in kinds(ev)
+    assert tr.view.plays == [("N", "JD"), ("W", "JH")]
