@@ -6,9 +6,10 @@ was seen in at least `hit_ratio` of those frames, so flicker, a hand passing ove
 into place create nothing. Its name is the vote of every reading of the track; the engine's view
 (`DealView`: whose turn, cards already played, cards still possible) settles what the picture
 cannot, and any such settlement, or a weak reading, marks the play `uncertain` for the referee.
-Plays keep the order of the seats: a card out of turn waits for the seat whose turn it is, and a
-seat never read by the time its trick is gathered gets an unread play (card None) in its place,
-named at the deal's end when the rest of the deal proves it.
+Plays keep the order of the seats: a card out of turn waits for the seat whose turn it is (at a
+trick's start, for the seats that may have won the trick before), and a seat never read by the
+time its trick is gathered gets an unread play (card None) in its place, named at the deal's end
+when the rest of the deal proves it.
 
 Events are dicts `{"type": ..., "data": {...}}` as in docs/events.md; a `card_played` event also
 carries `"box"` (the card in image pixels) so the loop can cut an evidence picture.
