@@ -45,6 +45,9 @@ class Deduction:
     plays: tuple[Play, ...]
     deduced: tuple[int, ...] = ()
     unread: tuple[int, ...] = ()
+    # When several assignments break the fewest rules: each of them, cards filled in (the
+    # referee scores the deal when they all give the same score).
+    ties: tuple[tuple[tuple[Seat, Card], ...], ...] = ()
 
 
 def deduce(rules: RuleSet, contract: Contract, dealer: Seat, plays: Sequence[Play],
@@ -76,11 +79,16 @@ def deduce(rules: RuleSet, contract: Contract, dealer: Seat, plays: Sequence[Pla
         elif broken == fewest:
             best.append(order)
     if len(best) != 1:
-        return Deduction(tuple(plays), (), tuple(unread))
-    filled = list(plays)
-    for i, c in zip(unread, best[0], strict=True):
-        filled[i] = (plays[i][0], c)
-    return Deduction(tuple(filled), tuple(unread), ())
+        ties = tuple(_filled(plays, unread, order) for order in best)
+        return Deduction(tuple(plays), (), tuple(unread), ties)
+    return Deduction(_filled(plays, unread, best[0]), tuple(unread), ())
+
+
+def _filled(plays: Sequence[Play], unread: Sequence[int],
+            cards: Sequence[Card]) -> tuple[tuple[Seat, Card], ...]:
+    fill = dict(zip(unread, cards, strict=True))
+    return tuple((seat, card if card is not None else fill[i])
+                 for i, (seat, card) in enumerate(plays))
 
 
 def violations_past_unread(rules: RuleSet, contract: Contract, dealer: Seat, plays: Sequence[Play],

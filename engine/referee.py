@@ -8,11 +8,11 @@ record gives `{"deals": [deal object, ...], "game": summary}` (see docs/record-f
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from engine.annonces import Declared, belotes_from_plays
 from engine.cards import Seat, Team
-from engine.deduce import violations_past_unread
+from engine.deduce import deduce, violations_past_unread
 from engine.game import Game
 from engine.observe import ObservedDeal, Violation
 from engine.record import DealRecord, Record
@@ -35,6 +35,8 @@ class JudgedDeal:
     result: DealResult | None = None
     problem: str | None = None  # why a complete deal has no score (e.g. a card played twice)
     past_unread: bool = False  # the plays after an open unread one were judged too
+    scored_over: int = 0  # scored although unread cards stay open: every way gave this score
+    points_open: bool = False  # ... though not the same card points
 
     @property
     def complete(self) -> bool:
@@ -55,7 +57,7 @@ class JudgedDeal:
         if self.observed is None:
             return {"tricks": [], "card_points": None, "result": "thrown-in",
                     "score": {"NS": 0, "EW": 0}, "violations": []}
-        cp = self.card_points()
+        cp = None if self.points_open else self.card_points()
         out: dict[str, object] = {
             "tricks": [t.to_json() for t in self.observed.tricks],
             "card_points": None if cp is None else {str(t): cp[t] for t in Team},
@@ -68,6 +70,8 @@ class JudgedDeal:
         if self.deal.unread:  # unread cards it could not: their tricks are not scored
             out["unread"] = list(self.deal.unread)
             out["judged_past_unread"] = self.past_unread
+            if self.scored_over:
+                out["scored_over"] = self.scored_over
         return out
 
 
@@ -119,7 +123,26 @@ def judge_deal(rules: RuleSet, deal: DealRecord) -> JudgedDeal:
                                     false_declared=out.false, belote=out.belote)
         except ScoringError as exc:
             out.problem = str(exc)
+    elif deal.unread and len(deal.plays) + len(deal.rest) == 32:
+        _score_over_ties(rules, deal, out)
     return out
+
+
+def _score_over_ties(rules: RuleSet, deal: DealRecord, out: JudgedDeal) -> None:
+    """A complete deal whose unread cards stay open because several ways of filling them break
+    the fewest rules: when every such way gives the same result and score, that is the score."""
+    assert deal.contract is not None
+    found = deduce(rules, deal.contract, deal.dealer, (*deal.plays, *deal.rest), deal.hands)
+    results = [judge_deal(rules, replace(deal, plays=tie, deduced=(), unread=(), rest=())).result
+               for tie in found.ties]
+    first = results[0] if results else None
+    if first is None:
+        return
+    key = (first.result, first.score_json())
+    if all(r is not None and (r.result, r.score_json()) == key for r in results):
+        out.result, out.scored_over = first, len(results)
+        points = first.card_points_json()
+        out.points_open = any(r is not None and r.card_points_json() != points for r in results)
 
 
 def judge_game(record: Record) -> tuple[list[JudgedDeal], Game]:

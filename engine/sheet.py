@@ -59,18 +59,24 @@ def _deal_lines(n: int, j: JudgedDeal) -> list[str]:
                  else f"judged up to play {j.deal.unread[0]}")
         out.append(f"  plays {ids}: not read, and the deal does not tell which cards: {reach}")
     obj = j.to_json()
-    if not j.complete:
+    if j.scored_over:
+        out.append(f"  scored all the same: each of the {j.scored_over} ways those cards could be "
+                   "gives this score")
+    if not j.complete and j.result is None:
         out.append(f"  incomplete: {len(plays)} of 32 plays, no score yet")
     else:
         cp = obj["card_points"]
-        assert isinstance(cp, dict)
-        out.append(f"  card points: {_teams(cp)}")
+        assert cp is None or isinstance(cp, dict)
+        shown_cp = _teams(cp) if cp else "open (they depend on the unread cards)"
+        out.append(f"  card points: {shown_cp}")
         if j.result is None:
             out.append(f"  no score: {j.problem}")
         else:
             out.append(f"  result: {j.result.result}")
-            out += [f"    {line}" for line in j.result.lines]
+            if not j.points_open:  # else the arithmetic differs from one way to another
+                out += [f"    {line}" for line in j.result.lines]
             out.append(f"  score: NS {j.result.score[Team.NS]}, EW {j.result.score[Team.EW]}")
+    every = (*j.deal.plays, *j.deal.rest)  # violations may be judged past an unread play
     if j.violations:
         out.append("  violations:")
     for v in j.violations:
@@ -80,8 +86,10 @@ def _deal_lines(n: int, j: JudgedDeal) -> list[str]:
         elif v.proven_by == v.play:
             proof = "seen at this play"
         else:
-            ps, pc = plays[v.proven_by]
-            proof = f"proven by play {v.proven_by} (trick {v.proven_by // 4 + 1}): {ps} played {pc}"
+            ps, pc = every[v.proven_by]
+            shown = "a card nobody read" if pc is None else pc
+            proof = (f"proven by play {v.proven_by} (trick {v.proven_by // 4 + 1}): "
+                     f"{ps} played {shown}")
         out.append(f"    play {v.play} (trick {v.play // 4 + 1}): {v.seat} {v.card} - {v.rule}: "
                    f"{why} ({proof})")
     return out

@@ -219,3 +219,40 @@ def test_possible_leaders_of_a_trick_with_an_unread_play() -> None:
     assert possible_leaders(rules, spades, Seat.E, []) == {Seat.N}  # counterclockwise from E
     with pytest.raises(ValueError, match="whole trick"):
         possible_leaders(rules, spades, Seat.E, trick[:3])
+
+
+def test_a_deal_left_open_is_scored_when_every_way_gives_the_same_score(gen) -> None:
+    rng = random.Random(5)
+    scored = open_ = 0
+    for _ in range(60):
+        p = gen.play_out(rng, PRESETS["ffb-coinche"])
+        blanks = set(rng.sample(range(32), 3))
+        found = deduce(p.rules, p.contract, p.dealer, _blank(p.plays, blanks))
+        if not found.ties:
+            continue
+        assert tuple(p.plays) in found.ties  # a legal deal: the truth breaks no rule either
+        open_ += 1
+        verdict = judge(load_record(_record(p, _blank(p.plays, blanks))))
+        truth = judge(load_record(_record(p, p.plays)))
+        if verdict["score"] is not None:
+            scored += 1
+            assert verdict["score"] == truth["score"] and verdict["result"] == truth["result"]
+            assert verdict["scored_over"] == len(found.ties)
+            assert verdict["card_points"] in (None, truth["card_points"])
+    assert open_ >= 5 and scored >= 1
+
+
+def test_the_score_sheet_names_a_proof_played_after_an_unread_card(gen) -> None:
+    from engine.sheet import score_sheet
+
+    rng = random.Random(21)
+    for _ in range(300):
+        p = gen.play_out(rng, PRESETS["ffb-coinche"], revoke_rate=0.3)
+        truth = _true_violations(p, p.plays[:24], {1})
+        late = [v for v in truth.values() if v.play >= 4 and (v.proven_by or 0) >= 8]
+        if late:
+            break
+    sheet = score_sheet(load_record(_record(p, _blank(p.plays[:24], {1}))))
+    v = late[0]
+    assert f"play {v.play} (trick {v.play // 4 + 1}): {v.seat} {v.card} - {v.rule}" in sheet
+    assert f"proven by play {v.proven_by}" in sheet
