@@ -53,6 +53,20 @@ class CardTrack:
         total = sum(self.votes.values()) or 1.0
         return sorted(((c, v / total) for c, v in self.votes.items()), key=lambda cv: -cv[1])
 
+    def misread_as(self, card: str, share_now: float, played: set[str]) -> str | None:
+        """This track was recorded as `card`, and `card` is now seen landing elsewhere with
+        `share_now` of its votes: the card this one really was, if its own votes tell. Its best
+        reading has become another card not played yet (half the votes), or it read `card`
+        less surely and its next reading (a fifth of the votes or more) is not played yet."""
+        readings = self.readings()
+        others = [(c, v) for c, v in readings if c != card and c not in played and v >= 0.2]
+        if not others:
+            return None
+        best, share = others[0]
+        if share < 0.5 and dict(readings).get(card, 0.0) >= share_now:
+            return None
+        return best
+
     def see(self, t: float, det: Detection, zone: str, settle: float) -> None:
         self.box, self.last_seen = det.box, t
         self.times.append(t)

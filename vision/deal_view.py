@@ -151,17 +151,19 @@ class DealView:
             return None
         return {str(seat) for seat in found} if len(found) < 4 else None
 
-    def leader_before(self, seat: str) -> str | None:
-        """Of the seats that may lead, the one nearest before `seat` (or `seat` itself): who
-        led a trick whose first card seen was `seat`'s, if that card was not the lead."""
-        leaders = self.leaders()
-        if not leaders:
-            return None
-        for _ in range(4):
-            if seat in leaders:
-                return seat
+    def lead_before(self, first: str, later: set[str]) -> str:
+        """Who led a trick whose first card seen was `first`'s, the cards of the seats in
+        `later` landing after it: of the seats that may lead, the one nearest before `first`
+        (or `first` itself), unless a seat in `later` lies between them (it played after the
+        first card landed, so a misread has misled the possible leaders: `first` led)."""
+        leaders = self.leaders() or {first}
+        seat, between = first, []
+        while seat not in leaders and len(between) < 4:
             seat = self.before(seat)
-        return None
+            between.append(seat)
+        if seat not in leaders or any(s in later for s in between):
+            return first
+        return seat
 
     @property
     def played(self) -> set[str]:

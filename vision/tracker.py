@@ -273,14 +273,8 @@ class TableTracker:
             by_seat.setdefault(tr.zone, tr)
         first = min(held, key=lambda tr: tr.first_seen).zone if held else None
         seat = trick[0][0] if trick else view.turn
-        if seat is None and first is not None:  # who may lead, nearest before the first card
-            seat = view.leader_before(first) or first
-            between, s = [], seat
-            while s != first:
-                between.append(s)
-                s = view.after(s)
-            if any(s in by_seat for s in between):
-                seat = first  # they played after the first card landed: a misread misled us
+        if seat is None and first is not None:
+            seat = view.lead_before(first, set(by_seat))
         seat = seat or "S"
         done = {s for s, _card in trick}
         for _ in range(4):
@@ -379,13 +373,8 @@ class TableTracker:
                     and o.card == card), None)
         if old is None:
             return
-        readings = old.readings()
-        played = self.view.played
-        others = [(c, v) for c, v in readings if c != card and c not in played and v >= 0.2]
-        if not others:
-            return
-        best, share = others[0]
-        if share < 0.5 and dict(readings).get(card, 0.0) >= share_now:
+        best = old.misread_as(card, share_now, self.view.played)
+        if best is None:
             return
         index = next(i for i, (_seat, c) in enumerate(self.view.plays) if c == card)
         self._emit(out, "correction", {"play": index, "card": best, "before": card})
