@@ -151,19 +151,17 @@ class DealView:
             return None
         return {str(seat) for seat in found} if len(found) < 4 else None
 
-    def lead_before(self, first: str, later: set[str]) -> str:
-        """Who led a trick whose first card seen was `first`'s, the cards of the seats in
-        `later` landing after it: of the seats that may lead, the one nearest before `first`
-        (or `first` itself), unless a seat in `later` lies between them (it played after the
-        first card landed, so a misread has misled the possible leaders: `first` led)."""
+    def lead_before(self, first: str) -> str:
+        """Who led a trick whose first card seen was `first`'s: of the seats that may lead, the
+        one nearest before `first` (or `first` itself); their cards were never read. (Which card
+        landed first is no better a guide: a card read late gets a new track.)"""
         leaders = self.leaders() or {first}
-        seat, between = first, []
-        while seat not in leaders and len(between) < 4:
+        seat = first
+        for _ in range(3):
+            if seat in leaders:
+                return seat
             seat = self.before(seat)
-            between.append(seat)
-        if seat not in leaders or any(s in later for s in between):
-            return first
-        return seat
+        return seat if seat in leaders else first
 
     @property
     def played(self) -> set[str]:

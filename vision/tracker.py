@@ -139,7 +139,7 @@ class TableTracker:
         self._maybe_start(t, bool(seen), out)
         # First: a trick swept away before its last card was read is closed before the next
         # trick's lead, which may come from the seat that was never read, is recorded.
-        self._maybe_gather(t, out)
+        self._maybe_gather(t, out, early=True)
         ready = [tr for tr in self.tracks if tr.state == "candidate" and self._steady(tr, t)]
         for tr in sorted(ready, key=lambda tr: tr.settled_since):
             if not self._should_wait(tr, t):
@@ -218,7 +218,7 @@ class TableTracker:
         self.tracks = [tr for tr in self.tracks if tr.state == "candidate"]
         self._empty_since = None
 
-    def _maybe_gather(self, t: float, out: list[Event]) -> None:
+    def _maybe_gather(self, t: float, out: list[Event], early: bool = False) -> None:
         view, s = self.view, self.settings
         if not view.open:
             return
@@ -249,6 +249,10 @@ class TableTracker:
         newcomer = any(tr.state == "candidate" and tr not in trick
                        and tr.settled_since > gone + s.gather_s / 2 and self._steady(tr, t)
                        for tr in self.tracks)
+        # Before the newcomer is recorded (`early`), one card out of sight may just be under
+        # the hand putting the newcomer down: a sweep is trusted when two or more are gone.
+        if newcomer and early and len(on_table) < 2:
+            newcomer = False
         if newcomer or t - gone >= 3 * s.gather_s:
             self._gather_incomplete(t, [tr for tr in trick if tr.state == "candidate"], out)
 
@@ -274,7 +278,7 @@ class TableTracker:
         first = min(held, key=lambda tr: tr.first_seen).zone if held else None
         seat = trick[0][0] if trick else view.turn
         if seat is None and first is not None:
-            seat = view.lead_before(first, set(by_seat))
+            seat = view.lead_before(first)
         seat = seat or "S"
         done = {s for s, _card in trick}
         for _ in range(4):
