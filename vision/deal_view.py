@@ -156,6 +156,8 @@ class DealView:
         one nearest before `first` (or `first` itself); their cards were never read. (Which card
         landed first is no better a guide: a card read late gets a new track.)"""
         leaders = self.leaders() or {first}
+        if first not in _CW:
+            return first
         seat = first
         for _ in range(3):
             if seat in leaders:

@@ -272,6 +272,9 @@ class TableTracker:
         the tricks after it keep their shape (`engine.deduce` may name the card later)."""
         view = self.view
         trick = view.trick_plays
+        for tr in held:
+            tr.held = tr.held and tr.zone in _SEATS  # one may have slid to the middle since
+        held = [tr for tr in held if tr.held]
         by_seat: dict[str, CardTrack] = {}
         for tr in sorted(held, key=lambda tr: tr.settled_since):
             by_seat.setdefault(tr.zone, tr)

@@ -495,3 +495,15 @@ def test_a_lone_lead_hidden_while_the_next_card_lands_is_not_a_sweep() -> None:
     events += ev + ev2
     assert plays(events) == [("N", "7H"), ("W", "8H")]
     assert "trick_gathered" not in kinds(events)
+
+
+def test_a_held_card_that_slides_to_the_middle_does_not_break_the_gather() -> None:
+    tr = started("E", {"taker": "N", "bid": 80, "trump": "S"})
+    _logged(tr, [("N", "7S"), ("W", "KS"), ("S", "KH"), ("E", None)])  # W or E leads next
+    events, t = _one_by_one(tr, [("S", "7D"), ("E", "8D")])  # both held: W's lead unread
+    assert plays(events) == [] and tr.view.turn is None
+    first = next(x for x in tr.tracks if x.held and x.zone == "S")
+    first.zone = "trick"  # it was nudged into the middle while waiting
+    ev, t = run(tr, lambda t: [], t0=t, seconds=3.0)  # swept: no crash, nothing left waiting
+    assert ("E", "8D") in plays(ev) and not any(x.held for x in tr.tracks)
+    assert tr.view.lead_before("trick") == "trick"
