@@ -59,3 +59,14 @@ def test_export_installs_a_box_model_under_its_own_name(tmp_path: Path, nc: int,
     model.names = {i: str(i) for i in range(nc)}
     torch.save({"model": model, "ema": None}, tmp_path / "w.pt")
     assert shipped_name(tmp_path / "w.pt") == name
+
+
+def test_the_box_model_second_step_continues_the_first_on_a_mix():
+    first = load_recipe(RECIPE.with_name("card_boxes_recipe.yaml"))
+    second = load_recipe(RECIPE.with_name("card_boxes_mix_recipe.yaml"))
+    assert second.train_args["single_cls"] is True and second.model == first.model
+    # it starts from the weights step 1 writes (its documented --out folder)
+    assert second.train_args["pretrained"] == "runs/boxes_v1/weights/best.pt"
+    assert "runs/boxes_v1" in RECIPE.with_name("card_boxes_recipe.yaml").read_text()
+    assert second.data == "data/boxmix/data.yaml"
+    assert second.train_args["lr0"] < first.train_args["lr0"]  # a continuation: gentler steps
