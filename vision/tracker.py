@@ -173,7 +173,7 @@ class TableTracker:
         # Within a trick the order of the seats is certain. Who may lead it is known from the
         # trick before (whatever its unread cards were), and at the first trick when the
         # referee gave the dealer (otherwise the dealer is the tracker's guess). A card that
-        # landed after one already held cannot be the lead either.
+        # landed after another one still lying in a seat's place is not the lead either.
         placed = len(view.trick_plays)
         if placed == 0:
             leaders = view.leaders()
