@@ -141,7 +141,8 @@ def _later_proof(a: Violation, b: Violation) -> Violation:
 def possible_leaders(rules: RuleSet, contract: Contract, dealer: Seat,
                      plays: Sequence[Play]) -> frozenset[Seat]:
     """The seats that may lead the trick after `plays` (whole tricks): the last trick's winner,
-    whichever card each of its unread plays was (any card seen nowhere in `plays`)."""
+    whichever card each of its unread plays was (any card seen nowhere in `plays`). With more
+    than `MAX_FILLINGS` ways to try (three or four unread), any seat of the trick."""
     if len(plays) % 4:
         raise ValueError(f"{len(plays)} plays: the next trick starts after a whole trick")
     if not plays:
@@ -151,6 +152,8 @@ def possible_leaders(rules: RuleSet, contract: Contract, dealer: Seat,
     blanks = [i for i, (_seat, card) in enumerate(trick) if card is None]
     known = {card for _seat, card in plays if card is not None}
     pool = [c.index for c in DECK if c not in known]
+    if perm(len(pool), len(blanks)) > MAX_FILLINGS:
+        return frozenset(seat for seat, _card in trick)  # too many to try: any of them
     winners = set()
     for fill in permutations(pool, len(blanks)):
         cards = [c.index if c is not None else 0 for _seat, c in trick]

@@ -59,6 +59,8 @@ class DealView:
         self.corrected: dict[str, str] = {}  # card before → card after, for the tracker
         self._engine: Any = None
         self._engine_key: tuple[Any, ...] | None = None  # what the cached engine has seen
+        self._leaders: frozenset[str] | None = None
+        self._leaders_key: tuple[Any, ...] | None = None
 
     def apply(self, event: Mapping[str, Any]) -> None:
         """Take one event into account; an undo replays the history without the undone event."""
@@ -138,6 +140,12 @@ class DealView:
             return {self.after(self.dealer)}
         if self.contract is None or self.rules is None or len(self.plays) < start:
             return None
+        key = (tuple(sorted(self.contract.items())), tuple(self.plays[:start]), self.dealer)
+        if key != self._leaders_key:  # asked every frame: computed once per trick
+            self._leaders_key, self._leaders = key, self._possible_leaders(start)
+        return None if self._leaders is None else set(self._leaders)
+
+    def _possible_leaders(self, start: int) -> frozenset[str] | None:
         try:
             from engine.cards import Card, Seat
             from engine.contract import Contract
@@ -145,11 +153,11 @@ class DealView:
 
             plays = [(Seat.from_str(s), None if c is None else Card.from_str(c))
                      for s, c in self.plays[:start]]
-            found = possible_leaders(self.rules, Contract.from_json(dict(self.contract)),
-                                     Seat.from_str(self.dealer), plays)
+            found = possible_leaders(self.rules, Contract.from_json(dict(self.contract or {})),
+                                     Seat.from_str(self.dealer or ""), plays)
         except (ImportError, ValueError):
             return None
-        return {str(seat) for seat in found} if len(found) < 4 else None
+        return frozenset(str(seat) for seat in found) if len(found) < 4 else None
 
     def lead_before(self, first: str) -> str:
         """Who led a trick whose first card seen was `first`'s: of the seats that may lead, the

@@ -256,3 +256,15 @@ def test_the_score_sheet_names_a_proof_played_after_an_unread_card(gen) -> None:
     v = late[0]
     assert f"play {v.play} (trick {v.play // 4 + 1}): {v.seat} {v.card} - {v.rule}" in sheet
     assert f"proven by play {v.proven_by}" in sheet
+
+
+def test_a_trick_mostly_unread_may_be_won_by_any_of_its_seats() -> None:
+    from engine.cards import Card, Seat
+    from engine.contract import Contract
+    from engine.deduce import possible_leaders
+
+    rules = PRESETS["ffb-coinche"]
+    hearts = Contract.from_json({"taker": "N", "bid": 80, "trump": "H"})
+    trick = [(Seat.N, Card.from_str("7S")), (Seat.W, None), (Seat.S, None), (Seat.E, None)]
+    assert 29 * 28 * 27 > MAX_FILLINGS  # too many ways to try: every seat stays possible
+    assert possible_leaders(rules, hearts, Seat.E, trick) == set(Seat)
