@@ -100,7 +100,7 @@ def violations_past_unread(rules: RuleSet, contract: Contract, dealer: Seat, pla
     asked for; a violation that holds whatever it was is proven all the same. Each filling of the
     unread plays with cards seen nowhere else is judged as the camera would (`ObservedDeal`) and
     only the violations found in all of them are kept, with the latest proof any of them needed.
-    None when there are more than `MAX_FILLINGS` fillings to judge.
+    None when there are more than `MAX_FILLINGS` fillings to judge, or none fits the hands.
     """
     unread = [i for i, (_seat, card) in enumerate(plays) if card is None]
     known = {card for _seat, card in plays if card is not None}
@@ -126,7 +126,9 @@ def violations_past_unread(rules: RuleSet, contract: Contract, dealer: Seat, pla
                       if i in found and found[i].rule == v.rule}
         if not common:
             return []
-    return sorted((common or {}).values(), key=lambda v: v.play)
+    if common is None:
+        return None  # no filling fits the hands given: judge up to the first unread play only
+    return sorted(common.values(), key=lambda v: v.play)
 
 
 def _later_proof(a: Violation, b: Violation) -> Violation:

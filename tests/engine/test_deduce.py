@@ -268,3 +268,12 @@ def test_a_trick_mostly_unread_may_be_won_by_any_of_its_seats() -> None:
     trick = [(Seat.N, Card.from_str("7S")), (Seat.W, None), (Seat.S, None), (Seat.E, None)]
     assert 29 * 28 * 27 > MAX_FILLINGS  # too many ways to try: every seat stays possible
     assert possible_leaders(rules, hearts, Seat.E, trick) == set(Seat)
+
+
+def test_no_filling_that_fits_the_hands_leaves_the_judging_where_it_was(gen) -> None:
+    p = gen.play_out(random.Random(8), PRESETS["ffb-coinche"])
+    seat, card = p.plays[5]
+    hands = {s: [c for c in p.hands[s] if c != card] for s in p.hands}  # a wrong hand given
+    plays = _blank(p.plays, {5})
+    assert violations_past_unread(p.rules, p.contract, p.dealer, plays, hands) is None
+    assert violations_past_unread(p.rules, p.contract, p.dealer, plays, p.hands) == []
