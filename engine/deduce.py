@@ -21,7 +21,7 @@ is left, the cards are deduced. A single unread play needs no judging at all.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import permutations
 from math import perm
@@ -56,39 +56,45 @@ def deduce(rules: RuleSet, contract: Contract, dealer: Seat, plays: Sequence[Pla
     unread = [i for i, (_seat, card) in enumerate(plays) if card is None]
     if not unread:
         return Deduction(tuple(plays))
-    known = {card for _seat, card in plays if card is not None}
-    unseen = [c for c in DECK if c not in known]
-    held = None if hands is None else {s: set(hands.get(s, ())) for s in Seat}
+    unseen = _unseen(plays)
     # Before the deal is over the unseen cards include the hands: nothing is proven yet.
     if len(plays) < 32 or len(unseen) != len(unread) or len(unread) > MAX_UNREAD:
         return Deduction(tuple(plays), (), tuple(unread))
-    best: list[tuple[Card, ...]] = []
+    best: list[tuple[tuple[Seat, Card], ...]] = []
     fewest = None
-    for order in permutations(unseen):
+    for trial in _fillings(plays, unread, unseen, hands):
+        if len(unread) == 1:
+            best = [trial]
+            break
+        broken = len(audit(rules, contract, dealer, trial, hands))
+        if fewest is None or broken < fewest:
+            fewest, best = broken, [trial]
+        elif broken == fewest:
+            best.append(trial)
+    if len(best) != 1:
+        return Deduction(tuple(plays), (), tuple(unread), tuple(best))
+    return Deduction(best[0], tuple(unread), ())
+
+
+def _unseen(plays: Sequence[Play]) -> list[Card]:
+    """The cards seen nowhere in `plays`: what the unread plays (and the hands) may hold."""
+    known = {card for _seat, card in plays if card is not None}
+    return [c for c in DECK if c not in known]
+
+
+def _fillings(plays: Sequence[Play], unread: Sequence[int], pool: Sequence[Card],
+              hands: Mapping[Seat, Iterable[Card]] | None,
+              ) -> Iterator[tuple[tuple[Seat, Card], ...]]:
+    """`plays` with the `unread` ones given distinct cards of `pool` in every possible way (each
+    card in its seat's hand, when the hands are given)."""
+    held = None if hands is None else {s: set(hands.get(s, ())) for s in Seat}
+    for order in permutations(pool, len(unread)):
         if held is not None and any(c not in held[plays[i][0]]
                                     for i, c in zip(unread, order, strict=True)):
             continue
-        if len(unread) == 1:
-            best = [order]
-            break
         fill = dict(zip(unread, order, strict=True))
-        trial = [(s, c if c is not None else fill[i]) for i, (s, c) in enumerate(plays)]
-        broken = len(audit(rules, contract, dealer, trial, hands))
-        if fewest is None or broken < fewest:
-            fewest, best = broken, [order]
-        elif broken == fewest:
-            best.append(order)
-    if len(best) != 1:
-        ties = tuple(_filled(plays, unread, order) for order in best)
-        return Deduction(tuple(plays), (), tuple(unread), ties)
-    return Deduction(_filled(plays, unread, best[0]), tuple(unread), ())
-
-
-def _filled(plays: Sequence[Play], unread: Sequence[int],
-            cards: Sequence[Card]) -> tuple[tuple[Seat, Card], ...]:
-    fill = dict(zip(unread, cards, strict=True))
-    return tuple((seat, card if card is not None else fill[i])
-                 for i, (seat, card) in enumerate(plays))
+        yield tuple((seat, card if card is not None else fill[i])
+                    for i, (seat, card) in enumerate(plays))
 
 
 def violations_past_unread(rules: RuleSet, contract: Contract, dealer: Seat, plays: Sequence[Play],
@@ -103,21 +109,15 @@ def violations_past_unread(rules: RuleSet, contract: Contract, dealer: Seat, pla
     None when there are more than `MAX_FILLINGS` fillings to judge, or none fits the hands.
     """
     unread = [i for i, (_seat, card) in enumerate(plays) if card is None]
-    known = {card for _seat, card in plays if card is not None}
-    pool = [c for c in DECK if c not in known]
+    pool = _unseen(plays)
     if perm(len(pool), len(unread)) > MAX_FILLINGS:
         return None
-    held = None if hands is None else {s: set(hands.get(s, ())) for s in Seat}
     blank = set(unread)
     common: dict[int, Violation] | None = None
-    for order in permutations(pool, len(unread)):
-        if held is not None and any(c not in held[plays[i][0]]
-                                    for i, c in zip(unread, order, strict=True)):
-            continue
-        fill = dict(zip(unread, order, strict=True))
+    for trial in _fillings(plays, unread, pool, hands):
         obs = ObservedDeal(rules, contract, dealer, hands)
-        for i, (seat, card) in enumerate(plays):
-            obs.play(seat, card if card is not None else fill[i])
+        for seat, card in trial:
+            obs.play(seat, card)
         found = {v.play: v for v in obs.violations if v.play not in blank}
         if common is None:
             common = found
@@ -152,8 +152,7 @@ def possible_leaders(rules: RuleSet, contract: Contract, dealer: Seat,
     trick = plays[-4:]
     t = tables(contract.trump, rules)
     blanks = [i for i, (_seat, card) in enumerate(trick) if card is None]
-    known = {card for _seat, card in plays if card is not None}
-    pool = [c.index for c in DECK if c not in known]
+    pool = [c.index for c in _unseen(plays)]
     if perm(len(pool), len(blanks)) > MAX_FILLINGS:
         return frozenset(seat for seat, _card in trick)  # too many to try: any of them
     winners = set()

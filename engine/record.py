@@ -80,6 +80,14 @@ class DealRecord:
     deduced: tuple[int, ...] = ()
     unread: tuple[int, ...] = ()
     rest: tuple[tuple[Seat, Card | None], ...] = ()
+    # A complete deal whose unread cards stay open: the fillings that tie for the fewest broken
+    # rules (`engine.deduce.Deduction.ties`), for the referee to score it if they all agree.
+    ties: tuple[tuple[tuple[Seat, Card], ...], ...] = ()
+
+    @property
+    def seen(self) -> tuple[tuple[Seat, Card | None], ...]:
+        """Every play the record has: those judged, then from the first open unread one on."""
+        return (*self.plays, *self.rest)
 
     def declared(self, rules: RuleSet) -> list[Declared]:
         """The announces as annonces (the record reader has checked that each forms one)."""
@@ -102,7 +110,7 @@ class DealRecord:
             out["hands"] = {str(s): [str(c) for c in self.hands[s]] for s in Seat}
         blank = set(self.deduced)  # written as read: null, to be deduced again
         out["plays"] = [[str(s), None if c is None or i in blank else str(c)]
-                        for i, (s, c) in enumerate((*self.plays, *self.rest))]
+                        for i, (s, c) in enumerate(self.seen)]
         if self.announces:
             out["announces"] = [a.to_json() for a in self.announces]
         if self.belote:
@@ -210,7 +218,7 @@ def read_record(obj: object) -> Record:
         d = _read_deal(rd, item, path + ".", rules, dealer)
         if d is None:
             break  # the dealer rotation is lost after a deal we cannot read
-        seen = len(d.plays) + len(d.rest)  # unread plays count: they were played
+        seen = len(d.seen)  # unread plays count: they were played
         if i < len(items) - 1 and d.contract is not None and seen != 32:
             rd.err(f"{path}.plays", f"only the last deal of a game may stop mid-deal "
                    f"({seen} plays)")
@@ -251,7 +259,7 @@ def _read_deal(rd: _Reader, obj: Mapping[str, Any], p: str, rules: RuleSet,
         rd.err(f"{p}plays", "a thrown-in deal (contract null) has no plays")
     read = _usual_plays(raw_plays[:32]) or _read_plays(rd, raw_plays[:32], p)
     hands = _read_hands(rd, obj, p) if obj.get("hands") is not None else None
-    plays, deduced, unread, rest = _unread_plays(read, rules, contract, dealer, hands)
+    plays, deduced, unread, rest, ties = _unread_plays(read, rules, contract, dealer, hands)
     announces: list[Announce] = []
     used: dict[tuple[Seat, Card], int] = {}
     for i, a in enumerate(rd.list_at(obj, "announces", f"{p}announces")):
@@ -284,21 +292,22 @@ def _read_deal(rd: _Reader, obj: Mapping[str, Any], p: str, rules: RuleSet,
     return DealRecord(dealer, contract, tuple(plays), hands, tuple(announces),
                       tuple(s for s in belote if s is not None),
                       _auction_calls(obj), rd.card(obj["turned"], f"{p}turned")
-                      if obj.get("turned") is not None else None, deduced, unread, rest)
+                      if obj.get("turned") is not None else None, deduced, unread, rest, ties)
 
 
 def _unread_plays(
     read: Sequence[tuple[Seat, Card | None]], rules: RuleSet, contract: Contract | None,
     dealer: Seat, hands: Mapping[Seat, tuple[Card, ...]] | None,
 ) -> tuple[list[tuple[Seat, Card]], tuple[int, ...], tuple[int, ...],
-           tuple[tuple[Seat, Card | None], ...]]:
-    """Split the plays into those that can be judged (unread cards deduced) and the rest."""
+           tuple[tuple[Seat, Card | None], ...], tuple[tuple[tuple[Seat, Card], ...], ...]]:
+    """Split the plays into those that can be judged (unread cards deduced) and the rest; with
+    the fillings that tie when the unread cards stay open (`Deduction.ties`)."""
     if all(c is not None for _s, c in read) or contract is None:
-        return [(s, c) for s, c in read if c is not None], (), (), ()
+        return [(s, c) for s, c in read if c is not None], (), (), (), ()
     found = deduce(rules, contract, dealer, read, hands)
     stop = found.unread[0] if found.unread else len(found.plays)
     judged = [(s, c) for s, c in found.plays[:stop] if c is not None]
-    return judged, found.deduced, found.unread, found.plays[stop:]
+    return judged, found.deduced, found.unread, found.plays[stop:], found.ties
 
 
 def _usual_plays(raw: list[Any]) -> list[tuple[Seat, Card | None]] | None:

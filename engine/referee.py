@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 
 from engine.annonces import Declared, belotes_from_plays
 from engine.cards import Seat, Team
-from engine.deduce import deduce, violations_past_unread
+from engine.deduce import violations_past_unread
 from engine.game import Game
 from engine.observe import ObservedDeal, Violation
 from engine.record import DealRecord, Record
@@ -102,8 +102,7 @@ def judge_deal(rules: RuleSet, deal: DealRecord) -> JudgedDeal:
         obs.play(seat, card)
     out = JudgedDeal(deal, obs, obs.violations)
     if deal.rest:  # plays after an open unread one: judged whatever its card was
-        past = violations_past_unread(rules, contract, deal.dealer, (*deal.plays, *deal.rest),
-                                      deal.hands)
+        past = violations_past_unread(rules, contract, deal.dealer, deal.seen, deal.hands)
         out.past_unread = past is not None
         out.violations = obs.violations if past is None else past
     for d in deal.declared(rules) if rules.annonces else []:
@@ -123,7 +122,7 @@ def judge_deal(rules: RuleSet, deal: DealRecord) -> JudgedDeal:
                                     false_declared=out.false, belote=out.belote)
         except ScoringError as exc:
             out.problem = str(exc)
-    elif deal.unread and len(deal.plays) + len(deal.rest) == 32:
+    elif deal.ties:
         _score_over_ties(rules, deal, out)
     return out
 
@@ -131,10 +130,8 @@ def judge_deal(rules: RuleSet, deal: DealRecord) -> JudgedDeal:
 def _score_over_ties(rules: RuleSet, deal: DealRecord, out: JudgedDeal) -> None:
     """A complete deal whose unread cards stay open because several ways of filling them break
     the fewest rules: when every such way gives the same result and score, that is the score."""
-    assert deal.contract is not None
-    found = deduce(rules, deal.contract, deal.dealer, (*deal.plays, *deal.rest), deal.hands)
-    results = [judge_deal(rules, replace(deal, plays=tie, deduced=(), unread=(), rest=())).result
-               for tie in found.ties]
+    results = [judge_deal(rules, replace(deal, plays=tie, deduced=(), unread=(), rest=(),
+                                         ties=())).result for tie in deal.ties]
     first = results[0] if results else None
     if first is None:
         return

@@ -76,7 +76,6 @@ def _deal_lines(n: int, j: JudgedDeal) -> list[str]:
             if not j.points_open:  # else the arithmetic differs from one way to another
                 out += [f"    {line}" for line in j.result.lines]
             out.append(f"  score: NS {j.result.score[Team.NS]}, EW {j.result.score[Team.EW]}")
-    every = (*j.deal.plays, *j.deal.rest)  # violations may be judged past an unread play
     if j.violations:
         out.append("  violations:")
     for v in j.violations:
@@ -86,7 +85,7 @@ def _deal_lines(n: int, j: JudgedDeal) -> list[str]:
         elif v.proven_by == v.play:
             proof = "seen at this play"
         else:
-            ps, pc = every[v.proven_by]
+            ps, pc = j.deal.seen[v.proven_by]  # (may lie past an unread play)
             shown = "a card nobody read" if pc is None else pc
             proof = (f"proven by play {v.proven_by} (trick {v.proven_by // 4 + 1}): "
                      f"{ps} played {shown}")

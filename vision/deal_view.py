@@ -147,14 +147,9 @@ class DealView:
 
     def _possible_leaders(self, start: int) -> frozenset[str] | None:
         try:
-            from engine.cards import Card, Seat
-            from engine.contract import Contract
             from engine.deduce import possible_leaders
 
-            plays = [(Seat.from_str(s), None if c is None else Card.from_str(c))
-                     for s, c in self.plays[:start]]
-            found = possible_leaders(self.rules, Contract.from_json(dict(self.contract or {})),
-                                     Seat.from_str(self.dealer or ""), plays)
+            found = possible_leaders(self.rules, *self._for_engine(start))
         except (ImportError, ValueError):
             return None
         return frozenset(str(seat) for seat in found) if len(found) < 4 else None
@@ -164,14 +159,14 @@ class DealView:
         one nearest before `first` (or `first` itself); their cards were never read. (Which card
         landed first is no better a guide: a card read late gets a new track.)"""
         leaders = self.leaders() or {first}
-        if first not in _CW:
-            return first
         seat = first
-        for _ in range(3):
+        while seat in _CW:  # (a zone that is no seat: nobody before it)
             if seat in leaders:
                 return seat
             seat = self.before(seat)
-        return seat if seat in leaders else first
+            if seat == first:
+                break
+        return first
 
     @property
     def played(self) -> set[str]:
@@ -202,14 +197,12 @@ class DealView:
         if key == self._engine_key:
             return self._engine
         try:
-            from engine.cards import Card, Seat
-            from engine.contract import Contract
             from engine.observe import ObservedDeal
 
-            deal = ObservedDeal(self.rules, Contract.from_json(dict(self.contract)),
-                                Seat.from_str(self.dealer))
-            for seat, card in self.plays:
-                deal.play(Seat.from_str(seat), Card.from_str(card or ""))
+            contract, dealer, plays = self._for_engine(len(self.plays))
+            deal = ObservedDeal(self.rules, contract, dealer)
+            for seat, card in plays:
+                deal.play(seat, card)
         except (ImportError, ValueError):
             deal = None
         self._engine, self._engine_key = deal, key
@@ -235,17 +228,23 @@ class DealView:
         if not self.unread or self.rules is None or self.contract is None or self.dealer is None:
             return []
         try:
-            from engine.cards import Card, Seat
-            from engine.contract import Contract
             from engine.deduce import deduce
 
-            plays = [(Seat.from_str(s), None if c is None else Card.from_str(c))
-                     for s, c in self.plays]
-            found = deduce(self.rules, Contract.from_json(dict(self.contract)),
-                           Seat.from_str(self.dealer), plays)
+            found = deduce(self.rules, *self._for_engine(len(self.plays)))
         except (ImportError, ValueError):
             return []
         return [(i, str(found.plays[i][1])) for i in found.deduced]
+
+    def _for_engine(self, n: int) -> tuple[Any, Any, list[tuple[Any, Any]]]:
+        """The contract, the dealer and the first `n` plays as engine values (ValueError when
+        the log holds something the engine cannot read; ImportError without the engine)."""
+        from engine.cards import Card, Seat
+        from engine.contract import Contract
+
+        plays = [(Seat.from_str(s), None if c is None else Card.from_str(c))
+                 for s, c in self.plays[:n]]
+        contract = Contract.from_json(dict(self.contract or {}))
+        return contract, Seat.from_str(self.dealer or ""), plays
 
     def possible(self, seat: str) -> set[str] | None:
         """Cards `seat` may still hold by what is proven, or None when the engine cannot say."""
@@ -255,7 +254,6 @@ class DealView:
         from engine.cards import Seat
 
         return {str(c) for c in deal.possible_cards(Seat.from_str(seat))}
-
 
     def choose(self, readings: list[tuple[str, float]], seat: str) -> tuple[str | None, bool]:
         """The card to record for `seat` from a track's `readings` (card, share of the votes),

@@ -272,7 +272,7 @@ def test_a_trick_mostly_unread_may_be_won_by_any_of_its_seats() -> None:
 
 def test_no_filling_that_fits_the_hands_leaves_the_judging_where_it_was(gen) -> None:
     p = gen.play_out(random.Random(8), PRESETS["ffb-coinche"])
-    seat, card = p.plays[5]
+    _seat, card = p.plays[5]
     hands = {s: [c for c in p.hands[s] if c != card] for s in p.hands}  # a wrong hand given
     plays = _blank(p.plays, {5})
     assert violations_past_unread(p.rules, p.contract, p.dealer, plays, hands) is None
