@@ -44,15 +44,21 @@ class Job:
     textures: Path = TEXTURES
     closeup: float = 0.4
     far: float = 0.0
+    boxes: str = "card"  # "card": the whole card; "seen": the part not under another card
 
 
-def yolo_lines(labels: Sequence[CardLabel], width: int, height: int) -> list[str]:
+BOX_KINDS = ("card", "seen")
+
+
+def yolo_lines(
+    labels: Sequence[CardLabel], width: int, height: int, boxes: str = "card"
+) -> list[str]:
     """YOLO label lines ('class cx cy w h', normalised) for the labelled cards."""
     lines = []
     for label in labels:
         if not label.labelled:
             continue
-        x0, y0, x1, y1 = label.box
+        x0, y0, x1, y1 = label.seen_box if boxes == "seen" else label.box
         lines.append(
             f"{_CLASS[label.card]} {(x0 + x1) / 2 / width:.6f} {(y0 + y1) / 2 / height:.6f} "
             f"{(x1 - x0) / width:.6f} {(y1 - y0) / height:.6f}"
@@ -93,7 +99,7 @@ def _work(args: tuple[Job, int]) -> tuple[int, str]:
     cv2.imwrite(
         str(job.out / "images" / job.split / f"{stem}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, 92]
     )
-    text = "\n".join(yolo_lines(labels, w, h))
+    text = "\n".join(yolo_lines(labels, w, h, job.boxes))
     (job.out / "labels" / job.split / f"{stem}.txt").write_text(text + ("\n" if text else ""))
     meta = {
         "image": f"images/{job.split}/{stem}.jpg",
@@ -103,6 +109,7 @@ def _work(args: tuple[Job, int]) -> tuple[int, str]:
             {
                 "card": lb.card,
                 "box": [round(v, 1) for v in lb.box],
+                "seen_box": [round(v, 1) for v in lb.seen_box],
                 "visible": round(lb.visible, 3),
                 "labelled": lb.labelled,
             }
@@ -200,12 +207,20 @@ def write_dataset(
     textures: Path = TEXTURES,
     closeup: float = 0.4,
     far: float = 0.0,
+    boxes: str = "card",
 ) -> Path:
-    """Render val (held-out designs; small, so first) and train splits; return data.yaml."""
+    """Render val (held-out designs; small, so first) and train splits; return data.yaml.
+
+    `boxes`: what a label's box covers, "card" (the whole card, hidden parts too) or "seen"
+    (the part not under another card, as the real photos are labelled)."""
+    if boxes not in BOX_KINDS:
+        raise ValueError(f"boxes must be one of {', '.join(BOX_KINDS)}, got {boxes!r}")
     for split, designs, n in (("val", val_designs, val_count), ("train", train_designs, count)):
         if n > 0:
             if not designs:
                 raise ValueError(f"no designs for the {split} split")
-            job = Job(split, tuple(designs), seed, size, out, artwork, textures, closeup, far)
+            job = Job(
+                split, tuple(designs), seed, size, out, artwork, textures, closeup, far, boxes
+            )
             write_split(job, n, workers)
     return write_data_yaml(out)

@@ -21,13 +21,15 @@ photographic defects (light gradient, glare, blur, noise, JPEG).
 `scene.card_height` (table px, default 0.2 * min(size)) times `Placement.scale` is a card's height.
 `render` returns the BGR image (uint8, shape (h, w, 3) for size (w, h)) and one `CardLabel` per
 placement, in the same order: `box` is the axis-aligned box of the card's 4 corners in the image
-(clipped to it), `quad` the 4 corners (top-left, top-right, bottom-right, bottom-left of the
-artwork), `visible` the fraction of the card's area seen (not covered by a card or an occluder
-above it, and inside the frame), `corners` the boxes of its corner indices that are visible, and
-`labelled` the labelling rule: a belote card (one of the 32) with visible >= MIN_VISIBLE (0.30)
-and at least one corner index at least MIN_CORNER (60%) visible -- or, as in a fanned hand where
-a person still reads the card, visible >= MIN_VISIBLE_FANNED (0.10) with one corner index
-FULL_CORNER (85%) visible -- and a box at least MIN_SIDE pixels on both sides. Backs ('back'),
+(clipped to it), `seen_box` the box of the part not under another card (how a person labels a
+fanned card: its visible strip; hands and clutter do not shrink it), `quad` the 4 corners
+(top-left, top-right, bottom-right, bottom-left of the artwork), `visible` the fraction of the
+card's area seen (not covered by a card or an occluder above it, and inside the frame), `corners`
+the boxes of its corner indices that are visible, and `labelled` the labelling rule: a belote card
+(one of the 32) with visible >= MIN_VISIBLE (0.30) and at least one corner index at least
+MIN_CORNER (60%) visible -- or, as in a fanned hand where a person still reads the card, visible >=
+MIN_VISIBLE_FANNED (0.10) with one corner index FULL_CORNER (85%) visible -- and a box at least
+MIN_SIDE pixels on both sides. Backs ('back'),
 cards 2-6 ('2S') and jokers ('JOKER_RED') are drawn, never labelled.
 Placements with higher `z` are drawn on top; occluders default to above every card (give one a
 finite z to slide it under later cards). The same `rng` (or seed) gives the same image.
@@ -90,6 +92,7 @@ class CardLabel:
     visible: float
     corners: tuple[tuple[float, float, float, float], ...]
     labelled: bool
+    seen_box: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -363,7 +366,32 @@ class TableScene:
             min(1.0, visible),
             tuple(seen_corners),
             labelled,
+            _seen_box(img_quad, index, seen, box),
         )
+
+
+def _seen_box(
+    img_quad: np.ndarray, index: int, seen: np.ndarray, box: tuple[float, float, float, float]
+) -> tuple[float, float, float, float]:
+    """The box of a card's pixels not under another card; an occluder's pixels inside the card
+    count as the card's (a thumb on a card does not change where a person draws its box)."""
+    x0, y0, x1, y1 = (int(v) for v in (math.floor(box[0]), math.floor(box[1]),
+                                        math.ceil(box[2]), math.ceil(box[3])))
+    region = seen[y0:y1, x0:x1]
+    if region.size == 0:
+        return box
+    inside = np.zeros(region.shape, np.uint8)
+    cv2.fillConvexPoly(inside, np.round(img_quad - (x0, y0)).astype(np.int32), 1)
+    mine = (region == index + 1) | ((region == -1) & (inside > 0))
+    ys, xs = np.nonzero(mine)
+    if len(xs) == 0:
+        return box
+    return (
+        float(max(box[0], x0 + xs.min())),
+        float(max(box[1], y0 + ys.min())),
+        float(min(box[2], x0 + xs.max() + 1)),
+        float(min(box[3], y0 + ys.max() + 1)),
+    )
 
 
 def _clip_box(points: np.ndarray, w: int, h: int) -> tuple[float, float, float, float]:

@@ -64,6 +64,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="share of whole-table views from the device's height, cards about a tenth of the "
         "picture (default 0; the rest split by --closeup)",
     )
+    parser.add_argument(
+        "--boxes",
+        choices=("card", "seen"),
+        default="card",
+        help="what a label's box covers: the whole card (default), or the part not under "
+        "another card, as people label photos of fanned hands",
+    )
     parser.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     parser.add_argument(
         "--preview",
@@ -138,6 +145,7 @@ def run(args: argparse.Namespace) -> int:
             textures,
             args.closeup,
             far=args.far,
+            boxes=args.boxes,
         )
     except OSError as exc:
         return _fail(f"{args.out}: {exc.strerror or exc}")

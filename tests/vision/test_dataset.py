@@ -40,6 +40,33 @@ def test_yolo_lines_are_normalised_and_only_for_labelled_cards():
     assert [float(v) for v in (cx, cy, w, h)] == pytest.approx([0.3, 0.25, 0.4, 0.3])
 
 
+def test_yolo_lines_use_the_seen_box_when_asked():
+    label = CardLabel("JH", (10, 20, 50, 80), (), 0.4, (), True, (10, 20, 30, 80))
+    (whole,) = yolo_lines([label], 100, 200)
+    (seen,) = yolo_lines([label], 100, 200, boxes="seen")
+    assert [float(v) for v in whole.split()[1:]] == pytest.approx([0.3, 0.25, 0.4, 0.3])
+    assert [float(v) for v in seen.split()[1:]] == pytest.approx([0.2, 0.25, 0.2, 0.3])
+
+
+def test_seen_boxes_dataset_labels_them_and_keeps_both_in_meta(cache):
+    out = cache.parent / "seen"
+    write_dataset(out, ["gnome-paris"], ["heruka"], count=4, val_count=0, seed=5, size=160,
+                  artwork=cache, textures=cache.parent / "textures", closeup=1.0, boxes="seen")
+    for meta in (json.loads(x) for x in (out / "meta/train.jsonl").read_text().splitlines()):
+        stem = meta["image"].split("/")[-1].removesuffix(".jpg")
+        lines = [x for x in (out / "labels/train" / f"{stem}.txt").read_text().split("\n") if x]
+        w, h = meta["size"]
+        seen = [c["seen_box"] for c in meta["cards"] if c["labelled"]]
+        for line, box in zip(lines, seen, strict=True):
+            cx, cy = (float(v) for v in line.split()[1:3])
+            assert cx * w == pytest.approx((box[0] + box[2]) / 2, abs=0.2)
+            assert cy * h == pytest.approx((box[1] + box[3]) / 2, abs=0.2)
+        for c in meta["cards"]:  # inside the whole card's box
+            assert c["box"][0] - 0.1 <= c["seen_box"][0] and c["seen_box"][2] <= c["box"][2] + 0.1
+    with pytest.raises(ValueError, match="boxes"):
+        write_dataset(out, ["gnome-paris"], [], 1, 0, artwork=cache, boxes="visible")
+
+
 def test_write_dataset_layout_and_labels(cache):
     out = cache.parent / "ds"
     data_yaml = write_dataset(

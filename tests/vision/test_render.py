@@ -69,6 +69,30 @@ def test_card_below_another_loses_visibility_by_the_overlap(design):
     assert swapped[0].visible > swapped[1].visible
 
 
+def test_seen_box_is_the_strip_not_under_the_card_on_top(design):
+    scene = _scene(design)
+    width = 80 * 100 / 140
+    under, over = Placement("KC", (160, 120), z=0), Placement("AC", (160 + 0.3 * width, 120), z=1)
+    _, labels = scene.render([under, over], effects=False)
+    whole, seen = labels[0].box, labels[0].seen_box
+    assert (seen[0], seen[1], seen[3]) == pytest.approx((whole[0], whole[1], whole[3]), abs=1)
+    # The visible strip ends where the card on top starts: its left edge.
+    assert seen[2] == pytest.approx(labels[1].box[0], abs=1.5)
+    assert seen[2] - seen[0] == pytest.approx(0.3 * width, abs=2)
+    assert labels[1].seen_box == pytest.approx(labels[1].box, abs=1)
+
+
+def test_seen_box_ignores_a_hand_on_the_card(design):
+    scene = _scene(design)
+    _, clear = scene.render([Placement("JC", (160, 120))], effects=False)
+    _, covered = scene.render(
+        [Placement("JC", (160, 120))], [Occluder("hand", (150, 120), angle=0, seed=3)],
+        effects=False,
+    )
+    assert covered[0].visible < clear[0].visible - 0.2
+    assert covered[0].seen_box == pytest.approx(clear[0].box, abs=1)
+
+
 def test_fully_covered_card_is_not_labelled(design):
     scene = _scene(design)
     _, labels = scene.render(
