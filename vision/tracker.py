@@ -142,6 +142,7 @@ class TableTracker:
         self._maybe_gather(t, out, early=True)
         ready = [tr for tr in self.tracks if tr.state == "candidate" and self._steady(tr, t)]
         for tr in sorted(ready, key=lambda tr: tr.settled_since):
+            self._recall_early(tr, out)
             if not self._should_wait(tr, t):
                 self._commit(tr, t, out)
         self._maybe_gather(t, out)
@@ -275,6 +276,8 @@ class TableTracker:
         for tr in held:
             tr.held = tr.held and tr.zone in _SEATS  # one may have slid to the middle since
         held = [tr for tr in held if tr.held]
+        for tr in held:  # before the order is chosen: a correction may change who leads
+            self._recall_early(tr, out)
         by_seat: dict[str, CardTrack] = {}
         for tr in sorted(held, key=lambda tr: tr.settled_since):
             by_seat.setdefault(tr.zone, tr)
@@ -370,6 +373,15 @@ class TableTracker:
         for i, card in self.view.deduced():
             self._emit(out, "correction", {"play": i, "card": card, "before": None,
                                            "deduced": True})
+
+    def _recall_early(self, tr: CardTrack, out: list[Event]) -> None:
+        """A steady card (perhaps held for its turn) reads clearly as a card recorded in a
+        trick already gathered: the earlier play is corrected now, not when this one is
+        recorded, for the correction may change who won that trick and so who leads now."""
+        top, share = tr.readings()[0]
+        if share >= 0.6 and top in self.view.played and not any(
+                o.state == "played" and o.card == top for o in self.tracks):
+            self._recall(top, share, out)
 
     def _recall(self, card: str, share_now: float, out: list[Event]) -> None:
         """`card` is clearly seen landing (`share_now` of its votes), yet was recorded before:

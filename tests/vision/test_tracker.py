@@ -507,3 +507,25 @@ def test_a_held_card_that_slides_to_the_middle_does_not_break_the_gather() -> No
     ev, t = run(tr, lambda t: [], t0=t, seconds=3.0)  # swept: no crash, nothing left waiting
     assert ("E", "8D") in plays(ev) and not any(x.held for x in tr.tracks)
     assert tr.view.lead_before("trick") == "trick"
+
+
+def test_a_held_card_that_proves_a_misread_corrects_it_and_leads_at_once() -> None:
+    tr = started("E", {"taker": "N", "bid": 80, "trump": "S"})  # N leads, then W, S, E
+    # N's QD reads QH three frames in five: recorded QH, so N seems to win (nobody followed
+    # hearts); with QD, W's KD wins and W leads next.
+    mixed = lambda t: det("QH" if round(t * 10) % 5 < 3 else "QD", "N")  # noqa: E731
+    events, t = run(tr, lambda t: [mixed(t)], seconds=1.5)
+    lying: dict[str, str] = {}
+    for seat, card in (("W", "KD"), ("S", "8D"), ("E", "9D")):
+        lying[seat] = card
+        ev, t = run(tr, lambda t: [mixed(t), *_trick(lying)(t)], t0=t, seconds=0.8)
+        events += ev
+    assert plays(events)[0] == ("N", "QH") and tr.view.leaders() is None  # trick not gathered
+    ev, t = run(tr, lambda t: [], t0=t, seconds=1.0)  # swept
+    events += ev
+    assert tr.view.leaders() == {"N"}
+    # W leads the real QH, read clearly: it is not held for N, it corrects N's card and leads.
+    ev, t = run(tr, lambda t: [det("QH", "W")], t0=t, seconds=0.8)
+    assert kinds(ev) == ["correction", "card_played"]
+    assert ev[0]["data"] == {"play": 0, "card": "QD", "before": "QH"}
+    assert tr.view.plays[4:] == [("W", "QH")] and tr.view.leaders() == {"W"}
