@@ -66,7 +66,7 @@ def measure(items: list[tuple[dict, dict]], frames: int, wall: float) -> list[st
     from engine.record import judge, load_record
 
     plays = right = injected = flagged = false_flags = same_score = recorded = aligned = 0
-    unread = deduced = 0
+    unread = deduced = doubted = false_doubts = 0
     latencies: list[float] = []
     from_landing: list[float] = []
     per_deal = []
@@ -76,7 +76,7 @@ def measure(items: list[tuple[dict, dict]], frames: int, wall: float) -> list[st
         seen_v = result["verdict"] if result["verdict"] and "error" not in result["verdict"] \
             else None
         true_plays = [tuple(p) for p in truth["plays"]]
-        seen = [tuple(p) for p in result["record"]["plays"]]
+        seen = [(p["seat"], p["card"]) for p in result["plays"]]  # deduced cards named
         ok = [i for i, p in enumerate(true_plays) if i < len(seen) and seen[i] == p]
         plays += len(true_plays)
         right += len(ok)
@@ -86,11 +86,18 @@ def measure(items: list[tuple[dict, dict]], frames: int, wall: float) -> list[st
                        if e["type"] == "correction" and e["data"].get("deduced"))
         aligned += common(true_plays, seen)
         expected = {(v["play"], v["rule"]) for v in true_v["violations"]}
-        got = {(v["play"], v["rule"]): v for v in (seen_v or {}).get("violations", [])}
+        found = (seen_v or {}).get("violations", [])
+        # A violation marked `unless` is one a misreading would clear: shown to the referee to
+        # check, not called. Counted apart.
+        got = {(v["play"], v["rule"]): v for v in found if "unless" not in v}
+        doubt = {(v["play"], v["rule"]): v for v in found if "unless" in v}
         injected += len(sim["illegal"])
         flagged += sum(1 for i in sim["illegal"]
                        if any(p == i and v["proven_by"] is not None for (p, _), v in got.items()))
+        doubted += sum(1 for i in sim["illegal"]
+                       if i not in {p for p, _ in got} and any(p == i for p, _ in doubt))
         false_flags += len(set(got) - expected)
+        false_doubts += len(set(doubt) - expected)
         same = seen_v is not None and seen_v["score"] == true_v["score"]
         same_score += same
         # Latency: the video time each right play was recorded minus when its card settled.
@@ -108,8 +115,9 @@ def measure(items: list[tuple[dict, dict]], frames: int, wall: float) -> list[st
         f"{aligned}/{plays}",
         f"plays seen but not read: {unread} left unread, {deduced} deduced at the deal's end "
         f"(counted right above when the deduced card is)",
-        f"injected illegal plays flagged with proof: {flagged}/{injected}",
-        f"false flags: {false_flags}",
+        f"injected illegal plays flagged with proof: {flagged}/{injected} (and {doubted} more "
+        f"marked in doubt: a misreading would clear them)",
+        f"false flags: {false_flags} (and {false_doubts} more marked in doubt)",
         f"deals whose score equals the true record's: {same_score}/{len(items)}",
     ]
     for name, values in (("settled (still, uncovered)", latencies),
@@ -128,12 +136,16 @@ def rejudge(folder: Path, deals: int) -> int:
     """The figures again from the saved replay results, with the engine as it is now."""
     import json
 
-    from device.commands.replay import verdict_of
+    from device.commands.replay import first_deal_plays, verdict_of
+    from device.store import Event
 
     items, frames, wall = [], 0, 0.0
     for saved in sorted(folder.glob("deal_*.replay.json"))[:deals]:
         truth = json.loads(saved.with_name(saved.name.replace(".replay", "")).read_text())
         result = json.loads(saved.read_text())
+        # The record again from the saved event log, as the replay writes it now.
+        events = [Event(**e) for e in result["events"]]
+        result["plays"], result["record"]["plays"] = first_deal_plays(events)
         result["verdict"] = verdict_of(result["record"])
         frames += result["frames"]
         wall += result.get("wall_s", 0.0)

@@ -55,10 +55,17 @@ class Violation:
     card: Card
     rule: str
     proven_by: int | None
+    # A camera's record: one other reading (play index, card) of a play read in doubt that
+    # would clear this violation (`engine.referee`); the referee checks that card first.
+    unless: tuple[int, Card] | None = None
 
     def to_json(self) -> dict[str, object]:
-        return {"play": self.play, "seat": str(self.seat), "card": str(self.card),
-                "rule": self.rule, "proven_by": self.proven_by}
+        out: dict[str, object] = {"play": self.play, "seat": str(self.seat),
+                                  "card": str(self.card), "rule": self.rule,
+                                  "proven_by": self.proven_by}
+        if self.unless is not None:
+            out["unless"] = {"play": self.unless[0], "card": str(self.unless[1])}
+        return out
 
 
 @dataclass(slots=True)

@@ -83,11 +83,24 @@ class DealRecord:
     # A complete deal whose unread cards stay open: the fillings that tie for the fewest broken
     # rules (`engine.deduce.Deduction.ties`), for the referee to score it if they all agree.
     ties: tuple[tuple[tuple[Seat, Card], ...], ...] = ()
+    # Plays a camera read in doubt: (index in `seen`, the other cards it may have been).
+    doubts: tuple[tuple[int, tuple[Card, ...]], ...] = ()
 
     @property
     def seen(self) -> tuple[tuple[Seat, Card | None], ...]:
         """Every play the record has: those judged, then from the first open unread one on."""
         return (*self.plays, *self.rest)
+
+    def read_as(self, rules: RuleSet, index: int, card: Card) -> DealRecord:
+        """This record had play `index` (of `seen`) been read as `card`: the unread plays are
+        deduced again, and no play is in doubt any more."""
+        blank = set(self.deduced)
+        read = [(s, card if i == index else None if i in blank else c)
+                for i, (s, c) in enumerate(self.seen)]
+        plays, deduced, unread, rest, ties = _unread_plays(
+            read, rules, self.contract, self.dealer, self.hands)
+        return DealRecord(self.dealer, self.contract, tuple(plays), self.hands, self.announces,
+                          self.belote, self.auction, self.turned, deduced, unread, rest, ties)
 
     def declared(self, rules: RuleSet) -> list[Declared]:
         """The announces as annonces (the record reader has checked that each forms one)."""
@@ -109,7 +122,9 @@ class DealRecord:
         if self.hands is not None:
             out["hands"] = {str(s): [str(c) for c in self.hands[s]] for s in Seat}
         blank = set(self.deduced)  # written as read: null, to be deduced again
+        others = dict(self.doubts)
         out["plays"] = [[str(s), None if c is None or i in blank else str(c)]
+                        + ([[str(o) for o in others[i]]] if i in others else [])
                         for i, (s, c) in enumerate(self.seen)]
         if self.announces:
             out["announces"] = [a.to_json() for a in self.announces]
@@ -257,7 +272,8 @@ def _read_deal(rd: _Reader, obj: Mapping[str, Any], p: str, rules: RuleSet,
         rd.err(f"{p}plays", f"a deal has at most 32 plays, got {len(raw_plays)}")
     if raw_plays and "contract" in obj and obj["contract"] is None:
         rd.err(f"{p}plays", "a thrown-in deal (contract null) has no plays")
-    read = _usual_plays(raw_plays[:32]) or _read_plays(rd, raw_plays[:32], p)
+    doubts: list[tuple[int, tuple[Card, ...]]] = []
+    read = _usual_plays(raw_plays[:32]) or _read_plays(rd, raw_plays[:32], p, doubts)
     hands = _read_hands(rd, obj, p) if obj.get("hands") is not None else None
     plays, deduced, unread, rest, ties = _unread_plays(read, rules, contract, dealer, hands)
     announces: list[Announce] = []
@@ -292,7 +308,8 @@ def _read_deal(rd: _Reader, obj: Mapping[str, Any], p: str, rules: RuleSet,
     return DealRecord(dealer, contract, tuple(plays), hands, tuple(announces),
                       tuple(s for s in belote if s is not None),
                       _auction_calls(obj), rd.card(obj["turned"], f"{p}turned")
-                      if obj.get("turned") is not None else None, deduced, unread, rest, ties)
+                      if obj.get("turned") is not None else None, deduced, unread, rest, ties,
+                      tuple(doubts))
 
 
 def _unread_plays(
@@ -320,23 +337,39 @@ def _usual_plays(raw: list[Any]) -> list[tuple[Seat, Card | None]] | None:
     return plays if len(plays) == len(raw) else None
 
 
-def _read_plays(rd: _Reader, raw: list[Any], p: str) -> list[tuple[Seat, Card | None]]:
+def _read_plays(rd: _Reader, raw: list[Any], p: str,
+                doubts: list[tuple[int, tuple[Card, ...]]]) -> list[tuple[Seat, Card | None]]:
     """The plays that can be read, naming each one that cannot; a null card is a play nobody
-    could read (`engine.deduce`)."""
+    could read (`engine.deduce`); a third item lists the other cards a play read in doubt
+    may have been (appended to `doubts`)."""
     plays: list[tuple[Seat, Card | None]] = []
     for i, pair in enumerate(raw):
-        if not isinstance(pair, list) or len(pair) != 2:
-            rd.err(f"{p}plays[{i}]", f"expected [seat, card], got {pair!r}")
+        if not isinstance(pair, list) or len(pair) not in (2, 3):
+            rd.err(f"{p}plays[{i}]", f"expected [seat, card] or [seat, card, [other cards]], "
+                   f"got {pair!r}")
             continue
         seat = rd.seat(pair[0], f"{p}plays[{i}][0]")
-        if pair[1] is None:
-            if seat is not None:
-                plays.append((seat, None))
-            continue
-        card = rd.card(pair[1], f"{p}plays[{i}][1]")
-        if seat is not None and card is not None:
+        card = None if pair[1] is None else rd.card(pair[1], f"{p}plays[{i}][1]")
+        if len(pair) == 3:
+            others = _read_others(rd, pair[2], card, pair[1] is None, f"{p}plays[{i}][2]")
+            if others:
+                doubts.append((len(plays), others))
+        if seat is not None and (card is not None or pair[1] is None):
             plays.append((seat, card))
     return plays
+
+
+def _read_others(rd: _Reader, raw: Any, card: Card | None, unread: bool,
+                 path: str) -> tuple[Card, ...]:
+    """The other readings of a play in doubt: cards other than the one read."""
+    if unread:
+        rd.err(path, "an unread play (card null) has no other readings")
+        return ()
+    if not isinstance(raw, list):
+        rd.err(path, f"expected a list of cards such as [\"QD\"], got {raw!r}")
+        return ()
+    cards = [rd.card(c, f"{path}[{j}]") for j, c in enumerate(raw)]
+    return tuple(dict.fromkeys(c for c in cards if c is not None and c != card))
 
 
 def _auction_calls(obj: Mapping[str, Any]) -> tuple[str, ...] | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from engine.annonces import Declared, belotes_from_plays
-from engine.cards import Seat, Team
+from engine.cards import Card, Seat, Team
 from engine.deduce import violations_past_unread
 from engine.game import Game
 from engine.observe import ObservedDeal, Violation
@@ -113,6 +113,8 @@ def judge_deal(rules: RuleSet, deal: DealRecord) -> JudgedDeal:
             out.false.append(d)
             out.violations.append(v)
     out.violations.sort(key=lambda v: (v.play, v.rule != FALSE_ANNOUNCE))
+    if deal.doubts and out.violations:
+        out.violations = _in_doubt(rules, deal, out.violations)
     seen = belotes_from_plays(deal.plays, contract.trump, rules)
     declared = set(deal.belote)
     out.belote = [s for s, _ in seen if not rules.belote_requires_declaration or s in declared]
@@ -125,6 +127,26 @@ def judge_deal(rules: RuleSet, deal: DealRecord) -> JudgedDeal:
     elif deal.ties:
         _score_over_ties(rules, deal, out)
     return out
+
+
+def _in_doubt(rules: RuleSet, deal: DealRecord, found: list[Violation]) -> list[Violation]:
+    """Each violation that one other reading of one play read in doubt would clear is marked
+    with that reading (`Violation.unless`): a misread card must not pass for a revoke, so the
+    referee checks that card before calling it. A reading already seen elsewhere is no option."""
+    blank = set(deal.deduced)
+    taken = {c for i, (_s, c) in enumerate(deal.seen) if c is not None and i not in blank}
+    cleared: dict[tuple[int, str], tuple[int, Card]] = {}
+    for index, others in deal.doubts:
+        for card in others:
+            if card in taken:
+                continue
+            trial = judge_deal(rules, deal.read_as(rules, index, card))
+            still = {(v.play, v.rule) for v in trial.violations}
+            for v in found:
+                key = (v.play, v.rule)
+                if v.rule != FALSE_ANNOUNCE and key not in still:
+                    cleared.setdefault(key, (index, card))
+    return [replace(v, unless=cleared.get((v.play, v.rule))) for v in found]
 
 
 def _score_over_ties(rules: RuleSet, deal: DealRecord, out: JudgedDeal) -> None:

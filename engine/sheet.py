@@ -91,6 +91,9 @@ def _deal_lines(n: int, j: JudgedDeal) -> list[str]:
                      f"{ps} played {shown}")
         out.append(f"    play {v.play} (trick {v.play // 4 + 1}): {v.seat} {v.card} - {v.rule}: "
                    f"{why} ({proof})")
+        if v.unless is not None:
+            out.append(f"      to check: no fault if play {v.unless[0]} was {v.unless[1]} "
+                       "(a reading in doubt)")
     return out
 
 

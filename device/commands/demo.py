@@ -106,7 +106,6 @@ def run_pipeline(video: Path, truth: dict[str, Any], store: Any, detector: Any, 
     from device.config import GeometryConfig, TrackerConfig
     from device.loop import Health, restore_tracker, run_loop
     from device.sources import VideoFileSource
-    from device.web.fold import fold
     from vision.tracker import TableTracker, TrackerSettings
 
     sim = truth["meta"]["simulated"]
@@ -126,11 +125,19 @@ def run_pipeline(video: Path, truth: dict[str, Any], store: Any, detector: Any, 
         source.close()
     wall = time.perf_counter() - started
     events = store.events()
+    deal = played_deal(events)
+    seen = deal.record(truth["rules"]) if deal is not None else {}
+    return DealRun(truth, seen, events, health, wall)
+
+
+def played_deal(events: list[Any]) -> Any:
+    """The deal the log shows played (`device.web.fold.DealLog`), or None."""
+    from device.web.fold import fold
+
     game = fold(events)
     # The empty table after the last trick starts a new (empty) deal: judge the one played.
     played = [d for d in game.deals if d.plays] or game.deals
-    seen = played[-1].record(truth["rules"]) if played else {}
-    return DealRun(truth, seen, events, health, wall)
+    return played[-1] if played else None
 
 
 def replay_truth(truth: dict[str, Any], store: Any, speed: float = 0.0,
@@ -180,14 +187,19 @@ def compare(run: DealRun) -> str:
     """One line per figure: plays recovered, flags, score, against the true record."""
     seen_verdict, true_verdict, _ = verdicts(run)
     truth_plays = [tuple(p) for p in run.truth["plays"]]
-    seen_plays = [tuple(p) for p in run.seen.get("plays", [])]
+    deal = played_deal(run.events)  # the cards as the log names them, deduced ones too
+    seen_plays = [(p.seat, p.card) for p in deal.plays] if deal is not None else []
     right = sum(a == b for a, b in zip(truth_plays, seen_plays, strict=False))
     lines = [f"plays read right (card, seat, order): {right}/{len(truth_plays)}"
              + ("" if len(seen_plays) == len(truth_plays) else f" ({len(seen_plays)} recorded)")]
-    flags = [(v["play"], v["rule"]) for v in (seen_verdict or {}).get("violations", [])]
-    expected = [(v["play"], v["rule"]) for v in true_verdict["violations"]]
-    lines.append(f"illegal plays flagged: {len(set(flags) & set(expected))}/{len(expected)}, "
-                 f"false flags: {len(set(flags) - set(expected))}")
+    found = (seen_verdict or {}).get("violations", [])
+    flags = {(v["play"], v["rule"]) for v in found if "unless" not in v}
+    doubted = {(v["play"], v["rule"]) for v in found if "unless" in v}
+    expected = {(v["play"], v["rule"]) for v in true_verdict["violations"]}
+    lines.append(f"illegal plays flagged: {len(flags & expected)}/{len(expected)}, "
+                 f"false flags: {len(flags - expected)}; in doubt (a misreading would clear "
+                 f"them; the referee checks): {len(doubted & expected)} true, "
+                 f"{len(doubted - expected)} false")
     same = seen_verdict is not None and seen_verdict["score"] == true_verdict["score"]
     lines.append(f"score {'equals' if same else 'DIFFERS from'} the true record's: "
                  f"{(seen_verdict or {}).get('score')} vs {true_verdict['score']}")

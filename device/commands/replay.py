@@ -125,10 +125,9 @@ def replay(
         source.close()
     elapsed = time.perf_counter() - start
     events = store.events()
-    plays = _first_deal_plays(events)
+    plays, entries = first_deal_plays(events)
     record = {"rules": rules, "dealer": referee.get("dealer") or _dealer(events),
-              "contract": referee.get("contract"),
-              "plays": [[p["seat"], p["card"]] for p in plays]}
+              "contract": referee.get("contract"), "plays": entries}
     return {
         "source": str(path),
         "frames": health.frames,
@@ -141,18 +140,20 @@ def replay(
     }
 
 
-def _first_deal_plays(events: list[Any]) -> list[dict[str, Any]]:
-    """The first deal's plays as the log tells them: the tracker's own corrections applied."""
+def first_deal_plays(events: list[Any]) -> tuple[list[dict[str, Any]], list[list[Any]]]:
+    """The first deal's plays as the log tells them (the tracker's own corrections applied),
+    and as the engine's record writes them (with the readings in doubt)."""
     from device.web.fold import fold
 
     folded = fold(events)
     if not folded.deals:
-        return []
+        return [], []
     data = {e.seq: e.data for e in events}
+    plays = folded.deals[0].plays
     return [{"seat": p.seat, "card": p.card, "t": p.t, "seen": data[p.seq].get("seen"),
              "confidence": p.confidence, "uncertain": p.uncertain,
              "alternatives": p.alternatives, "read_as": p.read_as}
-            for p in folded.deals[0].plays]
+            for p in plays], [p.record_entry() for p in plays]
 
 
 def _dealer(events: list[Any]) -> str | None:
@@ -174,7 +175,7 @@ def verdict_of(record: dict[str, Any]) -> dict[str, Any] | None:
 def _check(result: dict[str, Any], truth: dict[str, Any]) -> dict[str, Any]:
     """How the plays seen compare with the true record: right plays and recording delay."""
     true_plays = [list(p) for p in truth.get("plays") or []]
-    seen = result["record"]["plays"]
+    seen = [[p["seat"], p["card"]] for p in result["plays"]]  # deduced cards named
     right = sum(1 for a, b in zip(seen, true_plays, strict=False) if a == b)
     timeline = ((truth.get("meta") or {}).get("simulated") or {}).get("timeline") or []
     delays = sorted(p["t"] - s["t_settled"] for p, s in zip(result["plays"], timeline,
@@ -187,8 +188,9 @@ def _check(result: dict[str, Any], truth: dict[str, Any]) -> dict[str, Any]:
     verdict = result.get("verdict")
     if verdict and "violations" in verdict:
         injected = list(((truth.get("meta") or {}).get("simulated") or {}).get("illegal") or [])
-        flagged = sorted({v["play"] for v in verdict["violations"]})
-        out["illegal"] = {"injected": injected, "flagged": flagged,
+        flagged = sorted({v["play"] for v in verdict["violations"] if "unless" not in v})
+        doubted = sorted({v["play"] for v in verdict["violations"] if "unless" in v} - {*flagged})
+        out["illegal"] = {"injected": injected, "flagged": flagged, "in_doubt": doubted,
                           "missed": [i for i in injected if i not in flagged],
                           "false": [i for i in flagged if i not in injected]}
         true_verdict = verdict_of(truth)

@@ -15,6 +15,9 @@ from typing import Any
 from device.store import Event
 
 DEFAULT_RULES = "ffb-coinche"
+# Another reading with at least this share of a card's votes puts the play in doubt: the record
+# lists it, and a violation it would clear is marked for the referee (`engine.referee`).
+DOUBT_SHARE = 0.1
 
 
 @dataclass
@@ -31,6 +34,19 @@ class Play:
     alternatives: list[list[Any]] = field(default_factory=list)
     evidence: str | None = None
     read_as: str | None = None  # what the camera read, when a correction changed it
+    deduced: bool = False  # unread, named by `engine.deduce` at the deal's end
+
+    def record_entry(self) -> list[Any]:
+        """`[seat, card]` for the engine's record, with the camera's other readings in doubt as
+        a third item (docs/record-format.md)."""
+        others = []
+        for alt in self.alternatives:
+            if (isinstance(alt, (list, tuple)) and len(alt) == 2 and isinstance(alt[1], float)
+                    and alt[1] >= DOUBT_SHARE and alt[0] != self.card):
+                others.append(str(alt[0]))
+        if self.deduced:  # written unread, as seen: the engine deduces it again
+            return [self.seat, None]
+        return [self.seat, self.card, others] if self.card and others else [self.seat, self.card]
 
 
 @dataclass
@@ -55,7 +71,7 @@ class DealLog:
         if rules is not None:
             out["rules"] = rules
         out.update(dealer=self.dealer, contract=self.contract,
-                   plays=[[p.seat, p.card] for p in self.plays])
+                   plays=[p.record_entry() for p in self.plays])
         if self.announces:
             out["announces"] = [dict(a) for a in self.announces]
         if self.belote:
@@ -184,6 +200,9 @@ def _correction(game: Folded, ev: Event) -> None:
     if play.read_as is None:
         play.read_as = play.card
     play.card = str(ev.data["card"])
+    play.deduced = play.read_as is None and bool(ev.data.get("deduced"))
+    if ev.actor != "camera":
+        play.alternatives = []  # the referee looked: the card is no longer in doubt
 
 
 def _ruling(game: Folded, ev: Event) -> None:

@@ -203,6 +203,8 @@ def _flag(deal: DealLog, v: dict[str, Any]) -> dict[str, Any]:
         "evidence": _evidence_url(play.evidence if play else None),
         "proof_evidence": _evidence_url(proof_play.evidence if proof_play else None),
         "decision": ruling["decision"] if ruling and ruling["rule"] == v["rule"] else "pending",
+        # A misreading of this play would clear the flag: the referee checks that card first.
+        "unless": v.get("unless"),
     }
 
 

@@ -300,13 +300,14 @@ def test_replay_takes_the_referee_inputs_and_calibration_from_the_record_beside(
     assert belote(["replay", str(tmp_path), "--json", "--check"]) == 0
     [out] = json.loads(capsys.readouterr().out)  # a folder of videos gives a list
     assert out["check"]["exact"] and out["check"]["right"] == 4
-    assert out["check"]["illegal"] == {"injected": [], "flagged": [], "missed": [], "false": []}
+    assert out["check"]["illegal"] == {"injected": [], "flagged": [], "in_doubt": [], "missed": [],
+                                       "false": []}
     assert 0.1 <= out["check"]["delay_s"]["median"] <= 0.5
     assert out["verdict"]["tricks"] == [{"leader": "N", "winner": "S", "points": 11}]
 
 
 def test_replay_reports_the_first_deal_with_the_trackers_corrections() -> None:
-    from device.commands.replay import _first_deal_plays
+    from device.commands.replay import first_deal_plays
 
     store = EventStore(":memory:")
     store.append("game_started", {"rules": "ffb-coinche", "players": {}, "teams": {}})
@@ -316,7 +317,8 @@ def test_replay_reports_the_first_deal_with_the_trackers_corrections() -> None:
     store.append("correction", {"play": 0, "card": "7D", "before": "7H"})
     store.append("deal_started", {"dealer": "S"})
     store.append("card_played", {"seat": "W", "card": "AS", "t": 9.0})
-    plays = _first_deal_plays(store.events())
+    plays, entries = first_deal_plays(store.events())
     assert [(p["seat"], p["card"], p["read_as"]) for p in plays] == [
         ("N", "7D", "7H"), ("W", "8H", None)]
     assert plays[0]["seen"] == 0.5
+    assert entries == [["N", "7D"], ["W", "8H"]]  # the record: no reading in doubt

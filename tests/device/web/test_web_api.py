@@ -6,7 +6,7 @@ import json
 
 import pytest
 from fastapi.testclient import TestClient
-from web_helpers import HEADERS, PIN, play, replay, start
+from web_helpers import HEADERS, PIN, doubtful_revoke, play, replay, start
 
 from device.store import EventStore
 from device.web.app import create_app
@@ -353,3 +353,15 @@ def test_an_unread_play_is_shown_in_its_place_and_deduced_at_the_end(client, sto
     store.append("correction", {"play": 5, "card": str(card), "before": None, "deduced": True})
     d = client.get("/api/state").json()["deal"]
     assert d["plays"][5]["card"] == str(card) and d["plays"][5]["read_as"] is None
+
+
+def test_a_flag_a_misreading_would_clear_names_the_card_to_check(client, store, revoke_deal):
+    replay(store, revoke_deal)
+    (sure,) = client.get("/api/state").json()["flags"]
+    assert sure["unless"] is None
+    fresh = EventStore(":memory:")
+    i, other = doubtful_revoke(fresh, revoke_deal)
+    with TestClient(create_app(fresh, referee_pin=PIN)) as other_client:
+        (flag,) = other_client.get("/api/state").json()["flags"]
+    assert flag["play"] == i == sure["play"]  # (its rule may differ: the deal stops at the proof)
+    assert flag["unless"] == {"play": i, "card": other}

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import PIN, play, start
+from web_helpers import PIN, doubtful_revoke, play, start
 
 CHROMIUM = Path("/usr/bin/chromium")
 SHOTS = Path(__file__).resolve().parents[3] / "docs" / "screenshots"
@@ -204,3 +204,13 @@ def test_the_score_page_fits_a_phone(live, browser, js_errors, revoke_deal) -> N
     assert page.locator(".flag .rule").first.inner_text().startswith(("did not", "had to"))
     shot(page, "score-page-phone-en.png", full_page=True)
     ctx.close()
+
+
+def test_a_flag_in_doubt_says_which_card_to_check(live, page, revoke_deal) -> None:
+    i, other = doubtful_revoke(live.store, revoke_deal)
+    page.goto(live.url + "/?lang=en")
+    wait_seq(page, live.store.last_seq)
+    line = page.locator("#flags .flag .unless")
+    line.wait_for(timeout=3000)
+    assert f"no fault if card {i} was" in line.text_content()
+    assert line.locator(f'img[data-card="{other}"]').count() == 1

@@ -64,3 +64,22 @@ def test_the_audit_shows_referee_changes_newest_first() -> None:
     assert [r["seq"] for r in rows] == [4, 3, 2]
     assert rows[1]["before"]["bid"] == 80 and rows[1]["after"]["bid"] == 90 and rows[1]["undone"]
     assert rows[0]["before"]["seq"] == 3 and not rows[0]["undone"]
+
+
+def test_the_record_lists_readings_in_doubt_and_writes_deduced_cards_unread() -> None:
+    store = _log(("deal_started", {"dealer": "E"}, "camera"),
+                 ("contract", {"taker": "N", "bid": 80, "trump": "S"}, "referee"),
+                 ("card_played", {"seat": "N", "card": "QH",
+                                  "alternatives": [["QD", 0.39], ["KH", 0.05]]}, "camera"),
+                 ("card_played", {"seat": "W", "card": "KD",
+                                  "alternatives": [["QD", 0.08]]}, "camera"),
+                 ("card_played", {"seat": "S", "card": None}, "camera"),
+                 ("correction", {"play": 2, "card": "8D", "before": None, "deduced": True},
+                  "camera"))
+    deal = fold(store.events()).deal
+    assert [p.card for p in deal.plays] == ["QH", "KD", "8D"]  # the page names the deduced card
+    # Only a real contender (>= DOUBT_SHARE of the votes) puts a play in doubt; the deduced
+    # card goes to the engine unread, as it was seen, for the engine to deduce it again.
+    assert deal.record(None)["plays"] == [["N", "QH", ["QD"]], ["W", "KD"], ["S", None]]
+    store.append("correction", {"play": 0, "card": "QD", "before": "QH"}, actor="referee")
+    assert fold(store.events()).deal.record(None)["plays"][0] == ["N", "QD"]  # settled

@@ -47,3 +47,26 @@ def replay(store: EventStore, deal: Any, upto: int = 32, over: bool = True) -> N
         play(store, deal, i)
     if over and upto == 32:
         store.append("deal_over", {})
+
+
+def doubtful_revoke(store: EventStore, deal: Any) -> tuple[int, str]:
+    """The deal up to the proof of its first violation, the offending card read with a close
+    second reading of the suit led (a card not seen yet) that would clear it: (play, that card)."""
+    from engine.record import judge, load_record
+
+    record = {"rules": deal.rules, "dealer": str(deal.dealer), "contract": deal.contract.to_json(),
+              "plays": [[str(s), str(c)] for s, c in deal.plays]}
+    first = judge(load_record(record))["violations"][0]
+    i, proof = first["play"], first["proven_by"]
+    led = deal.plays[4 * (i // 4)][1]
+    seen = {str(c) for _s, c in deal.plays[: proof + 1]}
+    other = next(f"{r}{led.suit}" for r in "789TJQKA" if f"{r}{led.suit}" not in seen)
+    start(store, deal)
+    for k in range(proof + 1):
+        if k == i:
+            seat, card = deal.plays[k]
+            store.append("card_played", {"seat": str(seat), "card": str(card), "t": float(k),
+                                         "alternatives": [[other, 0.3]]})
+        else:
+            play(store, deal, k)
+    return i, other
