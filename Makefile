@@ -23,7 +23,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)
-	$(BIN)/ruff check engine vision device tests
+	$(BIN)/ruff check .
 	$(BIN)/mypy engine
 
 clean:
