@@ -145,11 +145,23 @@ class DealView:
             self._leaders_key, self._leaders = key, self._possible_leaders(start)
         return None if self._leaders is None else set(self._leaders)
 
-    def _possible_leaders(self, start: int) -> frozenset[str] | None:
+    def leaders_if(self, index: int, card: str) -> set[str] | None:
+        """The seats that may lead the trick on the table had gathered play `index` been
+        `card` (None when any may, or the engine cannot say)."""
+        start = 4 * self.gathered
+        if self.contract is None or self.rules is None or not 0 <= index < start:
+            return None
+        plays = list(self.plays[:start])
+        plays[index] = (plays[index][0], card)
+        found = self._possible_leaders(start, plays)
+        return None if found is None else set(found)
+
+    def _possible_leaders(self, start: int, plays: list[tuple[str, str | None]] | None = None
+                          ) -> frozenset[str] | None:
         try:
             from engine.deduce import possible_leaders
 
-            found = possible_leaders(self.rules, *self._for_engine(start))
+            found = possible_leaders(self.rules, *self._for_engine(start, plays))
         except (ImportError, ValueError):
             return None
         return frozenset(str(seat) for seat in found) if len(found) < 4 else None
@@ -235,16 +247,18 @@ class DealView:
             return []
         return [(i, str(found.plays[i][1])) for i in found.deduced]
 
-    def _for_engine(self, n: int) -> tuple[Any, Any, list[tuple[Any, Any]]]:
-        """The contract, the dealer and the first `n` plays as engine values (ValueError when
-        the log holds something the engine cannot read; ImportError without the engine)."""
+    def _for_engine(self, n: int, plays: list[tuple[str, str | None]] | None = None
+                    ) -> tuple[Any, Any, list[tuple[Any, Any]]]:
+        """The contract, the dealer and the first `n` plays (of `plays`, by default the log's)
+        as engine values (ValueError when the log holds something the engine cannot read;
+        ImportError without the engine)."""
         from engine.cards import Card, Seat
         from engine.contract import Contract
 
-        plays = [(Seat.from_str(s), None if c is None else Card.from_str(c))
-                 for s, c in self.plays[:n]]
+        values = [(Seat.from_str(s), None if c is None else Card.from_str(c))
+                  for s, c in (self.plays if plays is None else plays)[:n]]
         contract = Contract.from_json(dict(self.contract or {}))
-        return contract, Seat.from_str(self.dealer or ""), plays
+        return contract, Seat.from_str(self.dealer or ""), values
 
     def possible(self, seat: str) -> set[str] | None:
         """Cards `seat` may still hold by what is proven, or None when the engine cannot say."""

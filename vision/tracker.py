@@ -26,6 +26,7 @@ from vision.card_track import CardTrack, count_since, dist
 from vision.deal_view import DealView
 from vision.detections import Detection
 from vision.geometry import OUTSIDE, TRICK, TableGeometry
+from vision.reading_fixes import ReadingFixes
 from vision.track_match import match_tracks
 
 Event = dict[str, Any]
@@ -58,7 +59,7 @@ class TrackerSettings:
         return cls(**{k: v for k, v in dict(cfg).items() if k in names})
 
 
-class TableTracker:
+class TableTracker(ReadingFixes):
     """Detections → events. Feed every frame, in time order; `observe` the referee's events."""
 
     def __init__(
@@ -74,6 +75,7 @@ class TableTracker:
         self._frames: deque[float] = deque(maxlen=512)
         self._empty_since: float | None = None
         self._now = 0.0
+        self._mend_tried: set[tuple[int, float]] = set()  # (trick, first card's landing)
 
     # --- the event log -------------------------------------------------------------------------
 
@@ -140,6 +142,7 @@ class TableTracker:
         # First: a trick swept away before its last card was read is closed before the next
         # trick's lead, which may come from the seat that was never read, is recorded.
         self._maybe_gather(t, out, early=True)
+        self._mend_leader(t, out)
         ready = [tr for tr in self.tracks if tr.state == "candidate" and self._steady(tr, t)]
         for tr in sorted(ready, key=lambda tr: tr.settled_since):
             self._recall_early(tr, out)
@@ -216,6 +219,7 @@ class TableTracker:
 
     def _start_deal(self, out: list[Event]) -> None:
         self._emit(out, "deal_started", {"dealer": self.view.next_dealer(self.settings.dealer)})
+        self._mend_tried.clear()
         self.tracks = [tr for tr in self.tracks if tr.state == "candidate"]
         self._empty_since = None
 
@@ -366,38 +370,6 @@ class TableTracker:
             "evidence": None,
         }
         self._emit(out, "card_played", data, box=list(tr.box) if tr.box else None)
-
-    def _name_unread(self, out: list[Event]) -> None:
-        """The deal is over: each unread card the rest of the deal proves is written in as a
-        correction, marked deduced (the referee sees which ones)."""
-        for i, card in self.view.deduced():
-            self._emit(out, "correction", {"play": i, "card": card, "before": None,
-                                           "deduced": True})
-
-    def _recall_early(self, tr: CardTrack, out: list[Event]) -> None:
-        """A steady card (perhaps held for its turn) reads clearly as a card recorded in a
-        trick already gathered: the earlier play is corrected now, not when this one is
-        recorded, for the correction may change who won that trick and so who leads now."""
-        top, share = tr.readings()[0]
-        if share >= 0.6 and top in self.view.played and not any(
-                o.state == "played" and o.card == top for o in self.tracks):
-            self._recall(top, share, out)
-
-    def _recall(self, card: str, share_now: float, out: list[Event]) -> None:
-        """`card` is clearly seen landing (`share_now` of its votes), yet was recorded before:
-        a deck holds one, so one reading is wrong. The earlier play is corrected when its own
-        picture has since come to read as another card, or when it was read less surely than
-        this one and its second reading, a card not played yet, was a real contender."""
-        old = next((o for o in self.tracks if o.state in ("played", "gathered")
-                    and o.card == card), None)
-        if old is None:
-            return
-        best = old.misread_as(card, share_now, self.view.played)
-        if best is None:
-            return
-        index = next(i for i, (_seat, c) in enumerate(self.view.plays) if c == card)
-        self._emit(out, "correction", {"play": index, "card": best, "before": card})
-        old.card = best
 
     def _merge(self, new: CardTrack, old: CardTrack) -> None:
         old.box, old.last_seen, old.zone = new.box, new.last_seen, new.zone

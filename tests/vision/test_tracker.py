@@ -529,3 +529,42 @@ def test_a_held_card_that_proves_a_misread_corrects_it_and_leads_at_once() -> No
     assert kinds(ev) == ["correction", "card_played"]
     assert ev[0]["data"] == {"play": 0, "card": "QD", "before": "QH"}
     assert tr.view.plays[4:] == [("W", "QH")] and tr.view.leaders() == {"W"}
+
+
+def _misread_first_trick(tr):
+    """N's QD reads QH three frames in five: recorded QH, N seems to win the trick (nobody
+    followed hearts); as QD, W's KD won it. Returns (events, t) once the trick is swept."""
+    mixed = lambda t: det("QH" if round(t * 10) % 5 < 3 else "QD", "N")  # noqa: E731
+    events, t = run(tr, lambda t: [mixed(t)], seconds=1.5)
+    lying: dict[str, str] = {}
+    for seat, card in (("W", "KD"), ("S", "8D"), ("E", "9D")):
+        lying[seat] = card
+        ev, t = run(tr, lambda t: [mixed(t), *_trick(lying)(t)], t0=t, seconds=0.8)
+        events += ev
+    ev, t = run(tr, lambda t: [], t0=t, seconds=1.0)
+    return events + ev, t
+
+
+def test_cards_landing_before_the_expected_leader_correct_the_trick_before() -> None:
+    tr = started("E", {"taker": "N", "bid": 80, "trump": "S"})  # N leads, then W, S, E
+    events, t = _misread_first_trick(tr)
+    assert plays(events)[0] == ("N", "QH") and tr.view.leaders() == {"N"}
+    # W, S and E put their clubs down, then N: N cannot have led, so N did not win the trick.
+    ev, t = _one_by_one(tr, [("W", "7C"), ("S", "8C"), ("E", "9C"), ("N", "TC")], t=t)
+    assert ev[0]["type"] == "correction" and ev[0]["data"] == {"play": 0, "card": "QD",
+                                                               "before": "QH"}
+    assert plays(ev) == [("W", "7C"), ("S", "8C"), ("E", "9C"), ("N", "TC")]
+
+
+def test_a_late_card_of_the_expected_leader_without_another_reading_changes_nothing() -> None:
+    tr = started("E", {"taker": "N", "bid": 80, "trump": "S"})
+    _, t = _one_by_one(tr, [("N", "QH"), ("W", "KD"), ("S", "8D"), ("E", "9D")])
+    ev, t = run(tr, lambda t: [], t0=t, seconds=1.0)
+    assert tr.view.leaders() == {"N"}
+    # Nothing read in doubt: N's card was there first, not seen (the order of the seats holds).
+    ev, t = _one_by_one(tr, [("W", "7C"), ("S", "8C"), ("N", "TC")], t=t)
+    ev1, t = run(tr, _trick({"W": "7C", "S": "8C", "N": "TC", "E": "9C"}), t0=t, seconds=1.0)
+    ev2, _ = run(tr, lambda t: [], t0=t, seconds=3.0)  # (held for N's turn until the sweep)
+    ev2 = ev1 + ev2
+    assert "correction" not in kinds(ev + ev2)
+    assert plays(ev + ev2) == [("N", "TC"), ("W", "7C"), ("S", "8C"), ("E", "9C")]

@@ -1,0 +1,133 @@
+"""Corrections of earlier readings that later frames prove wrong.
+
+Two kinds, both decided here and written by the tracker as `correction` events (actor camera):
+- a card seen twice: a card clearly read landing was recorded earlier, so one of the two readings
+  is wrong (`card_seen_twice`);
+- a trick the next one says was won by another seat: the first card of the new trick lies in
+  front of a seat that cannot lead by the readings of the last trick, while a seat that could put
+  its card down after it; when exactly one other reading of one card of the last trick makes the
+  first seat the winner, that reading is the right one (`trick_won_by`).
+`ReadingFixes` is the part of the tracker that asks these questions and writes the corrections,
+with the naming of unread cards at the deal's end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from vision.card_track import CardTrack
+from vision.deal_view import DealView
+
+Event = dict[str, Any]
+_SEATS = ("N", "E", "S", "W")
+
+# A second reading needs at least this share of a track's votes to be considered at all.
+MIN_SHARE = 0.1
+
+
+def _track_of(tracks: Sequence[CardTrack], card: str) -> CardTrack | None:
+    return next((o for o in tracks if o.state in ("played", "gathered") and o.card == card), None)
+
+
+def card_seen_twice(view: DealView, tracks: Sequence[CardTrack], card: str,
+                    share_now: float) -> tuple[int, str, CardTrack] | None:
+    """`card` is clearly seen landing (`share_now` of its votes), yet was recorded before: the
+    earlier play, its right card and its track, when its own picture has since come to read as
+    another card, or it was read less surely than this one and its second reading, a card not
+    played yet, was a real contender (`CardTrack.misread_as`)."""
+    old = _track_of(tracks, card)
+    if old is None:
+        return None
+    best = old.misread_as(card, share_now, view.played)
+    if best is None:
+        return None
+    index = next(i for i, (_seat, c) in enumerate(view.plays) if c == card)
+    return index, best, old
+
+
+def trick_won_by(view: DealView, tracks: Sequence[CardTrack],
+                 seat: str) -> tuple[int, str, CardTrack] | None:
+    """The one other reading of one card of the last trick gathered (a card not played
+    elsewhere, with MIN_SHARE of its votes) that lets `seat` lead now: (play, card, track), or
+    None when there is none, or more than one (nothing then says which)."""
+    start = 4 * view.gathered
+    if start < 4:
+        return None
+    found: list[tuple[int, str, CardTrack]] = []
+    for index in range(start - 4, start):
+        card = view.plays[index][1]
+        track = None if card is None else _track_of(tracks, card)
+        if track is None:
+            continue
+        for other, share in track.readings():
+            if other == card or share < MIN_SHARE or other in view.played:
+                continue
+            leaders = view.leaders_if(index, other)
+            if leaders is not None and seat in leaders:
+                found.append((index, other, track))
+    return found[0] if len(found) == 1 else None
+
+
+class ReadingFixes:
+    """The tracker's corrections of what it recorded earlier (mixed into `TableTracker`)."""
+
+    view: DealView
+    tracks: list[CardTrack]
+    _mend_tried: set[tuple[int, float]]
+
+    def _emit(self, out: list[Event], kind: str, data: Mapping[str, Any], **extra: Any) -> None:
+        raise NotImplementedError
+
+    def _steady(self, tr: CardTrack, t: float) -> bool:
+        raise NotImplementedError
+
+    def _recall_early(self, tr: CardTrack, out: list[Event]) -> None:
+        """A steady card (perhaps held for its turn) reads clearly as a card recorded in a
+        trick already gathered: the earlier play is corrected now, not when this one is
+        recorded, for the correction may change who won that trick and so who leads now."""
+        top, share = tr.readings()[0]
+        if share >= 0.6 and top in self.view.played and not any(
+                o.state == "played" and o.card == top for o in self.tracks):
+            self._recall(top, share, out)
+
+    def _recall(self, card: str, share_now: float, out: list[Event]) -> None:
+        """`card` is clearly seen landing, yet was recorded before: a deck holds one, so the
+        earlier reading is corrected when its own votes tell what it was
+        (`card_seen_twice`)."""
+        self._correct(card_seen_twice(self.view, self.tracks, card, share_now), out)
+
+    def _mend_leader(self, t: float, out: list[Event]) -> None:
+        """At a trick's start, the first card lying (held: its seat cannot lead) was put down
+        before a card of a seat that can: the last trick's readings, not the order of the
+        seats, are then in doubt, and one other reading that makes the first seat its winner
+        is taken (`trick_won_by`). Tried once per trick and first card."""
+        view = self.view
+        leaders = view.leaders() if view.gathered and not view.trick_plays else None
+        if leaders is None:
+            return
+        lying = [o for o in self.tracks if o.state == "candidate" and o.held and o.zone in _SEATS]
+        if not lying:
+            return
+        first = min(lying, key=lambda o: o.first_seen)
+        if first.zone in leaders or (view.gathered, first.first_seen) in self._mend_tried:
+            return
+        if not any(o.state == "candidate" and o.zone in leaders and o.first_seen > first.first_seen
+                   and (o.held or self._steady(o, t)) for o in self.tracks):
+            return
+        self._mend_tried.add((view.gathered, first.first_seen))
+        self._correct(trick_won_by(view, self.tracks, first.zone), out)
+
+    def _correct(self, fix: tuple[int, str, CardTrack] | None, out: list[Event]) -> None:
+        if fix is None:
+            return
+        index, card, track = fix
+        self._emit(out, "correction", {"play": index, "card": card, "before": track.card})
+        track.card = card
+
+    def _name_unread(self, out: list[Event]) -> None:
+        """The deal is over: each unread card the rest of the deal proves is written in as a
+        correction, marked deduced (the referee sees which ones)."""
+        for i, card in self.view.deduced():
+            self._emit(out, "correction", {"play": i, "card": card, "before": None,
+                                           "deduced": True})
