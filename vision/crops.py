@@ -110,6 +110,7 @@ def crops_of(
     felt: float = 0.6,
     size: int = CROP,
     min_visible: float = 0.0,
+    boxes: str = "card",
 ) -> Iterator[tuple[np.ndarray, int]]:
     """(crop, label) pairs from one rendered image and its placements (meta-style dicts).
 
@@ -117,12 +118,16 @@ def crops_of(
     one "none" crop each; with probability `felt` a box on bare felt or clutter is added. Belote
     cards the renderer did not label (barely seen), or seen less than `min_visible`, give
     nothing: what they are is unclear (a fanned card's box mostly shows its neighbours).
+    `boxes="seen"` crops a card's `seen_box` (the part not under another card) instead of its
+    whole box, as the box model trained on such labels finds them.
     """
     h, w = image.shape[:2]
     labelled: list[Box] = []
     for c in cards:
         box = tuple(float(v) for v in c["box"])  # type: ignore[attr-defined]
         name = str(c["card"])
+        if c["labelled"] and boxes == "seen" and "seen_box" in c:
+            box = tuple(float(v) for v in c["seen_box"])  # type: ignore[attr-defined]
         if c["labelled"]:
             labelled.append(box)  # type: ignore[arg-type]
             if float(c["visible"]) < min_visible:  # type: ignore[arg-type]
@@ -173,7 +178,8 @@ def _rendered_items(
         yield (
             image,
             [
-                {"card": lb.card, "box": lb.box, "visible": lb.visible, "labelled": lb.labelled}
+                {"card": lb.card, "box": lb.box, "seen_box": lb.seen_box, "visible": lb.visible,
+                 "labelled": lb.labelled}
                 for lb in labels
             ],
         )
@@ -185,6 +191,7 @@ def build(
     per_card: int,
     size: int = CROP,
     min_visible: float = 0.0,
+    boxes: str = "card",
 ) -> tuple[np.ndarray, np.ndarray, int]:
     """Every crop of every item, stacked: (x, y, images read)."""
     rng = random.Random(seed)
@@ -194,7 +201,8 @@ def build(
     for image, cards in items:
         n += 1
         for crop, label in crops_of(
-            image, cards, rng, per_card=per_card, size=size, min_visible=min_visible
+            image, cards, rng, per_card=per_card, size=size, min_visible=min_visible,
+            boxes=boxes,
         ):
             xs.append(crop)
             ys.append(label)
@@ -228,6 +236,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=0.0,
         help="skip labelled cards seen less than this share (0-1)",
     )
+    parser.add_argument(
+        "--boxes",
+        choices=("card", "seen"),
+        default="card",
+        help="crop each card's whole box (default) or the part not under another card",
+    )
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -247,7 +261,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 yield from part
 
         x, y, n = build(
-            chain(), f"{args.seed}:{split}", args.per_card, args.crop, args.min_visible
+            chain(), f"{args.seed}:{split}", args.per_card, args.crop, args.min_visible,
+            args.boxes,
         )
         seconds = time.perf_counter() - start
         np.savez(args.out / f"{split}.npz", x=x, y=y)

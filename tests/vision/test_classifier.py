@@ -76,6 +76,19 @@ def test_crops_skip_cards_seen_less_than_min_visible() -> None:
     assert every == [CLASS_NAMES.index("JH"), CLASS_NAMES.index("QS")]
 
 
+def test_crops_of_seen_boxes_show_the_visible_strip() -> None:
+    image = np.zeros((200, 300, 3), np.uint8)
+    image[40:120, 100:120] = 255  # the strip of a fanned card left uncovered: white
+    cards = [{"card": "QS", "box": [100, 40, 150, 120], "seen_box": [100, 40, 120, 120],
+              "visible": 0.3, "labelled": True}]
+    rng = random.Random(0)
+    (whole, _), = crops_of(image, cards, rng, per_card=1, felt=0, size=64)
+    (seen, label), = crops_of(image, cards, rng, per_card=1, felt=0, size=64, boxes="seen")
+    assert label == CLASS_NAMES.index("QS")
+    # The strip fills the middle of the seen crop; in the whole card's crop it is a part.
+    assert seen[20:44, 28:36].mean() > 200 and seen.mean() > 1.5 * whole.mean()
+
+
 class _Fixed:
     """A stand-in classifier returning given probability rows."""
 
