@@ -91,7 +91,7 @@ class DealRecord:
         """Every play the record has: those judged, then from the first open unread one on."""
         return (*self.plays, *self.rest)
 
-    def read_as(self, rules: RuleSet, index: int, card: Card) -> DealRecord:
+    def with_reading(self, rules: RuleSet, index: int, card: Card) -> DealRecord:
         """This record had play `index` (of `seen`) been read as `card`: the unread plays are
         deduced again, and no play is in doubt any more."""
         blank = set(self.deduced)

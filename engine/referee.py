@@ -140,7 +140,7 @@ def _in_doubt(rules: RuleSet, deal: DealRecord, found: list[Violation]) -> list[
         for card in others:
             if card in taken:
                 continue
-            trial = judge_deal(rules, deal.read_as(rules, index, card))
+            trial = judge_deal(rules, deal.with_reading(rules, index, card))
             still = {(v.play, v.rule) for v in trial.violations}
             for v in found:
                 key = (v.play, v.rule)
