@@ -14,7 +14,7 @@ with the naming of unread cards at the deal's end.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vision.card_track import CardTrack
 from vision.deal_view import DealView
@@ -76,11 +76,12 @@ class ReadingFixes:
     tracks: list[CardTrack]
     _mend_tried: set[tuple[int, float]]
 
-    def _emit(self, out: list[Event], kind: str, data: Mapping[str, Any], **extra: Any) -> None:
-        raise NotImplementedError
+    if TYPE_CHECKING:  # provided by TableTracker
+        def _emit(self, out: list[Event], kind: str, data: Mapping[str, Any], **extra: Any) -> None:
+            ...
 
-    def _steady(self, tr: CardTrack, t: float) -> bool:
-        raise NotImplementedError
+        def _steady(self, tr: CardTrack, t: float) -> bool:
+            ...
 
     def _recall_early(self, tr: CardTrack, out: list[Event]) -> None:
         """A steady card (perhaps held for its turn) reads clearly as a card recorded in a

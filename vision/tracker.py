@@ -8,8 +8,9 @@ into place create nothing. Its name is the vote of every reading of the track; t
 cannot, and any such settlement, or a weak reading, marks the play `uncertain` for the referee.
 Plays keep the order of the seats: a card out of turn waits for the seat whose turn it is (at a
 trick's start, for the seats that may have won the trick before), and a seat never read by the
-time its trick is gathered gets an unread play (card None) in its place, named at the deal's end
-when the rest of the deal proves it.
+time its trick is gathered, or its last seat has played, gets an unread play (card None) in its
+place, named at the deal's end when the rest of the deal proves it (`vision.gathering`). Later
+frames that prove an earlier reading wrong correct it (`vision.reading_fixes`).
 
 Events are dicts `{"type": ..., "data": {...}}` as in docs/events.md; a `card_played` event also
 carries `"box"` (the card in image pixels) so the loop can cut an evidence picture.
@@ -25,6 +26,7 @@ from typing import Any
 from vision.card_track import CardTrack, count_since, dist
 from vision.deal_view import DealView
 from vision.detections import Detection
+from vision.gathering import Gathering
 from vision.geometry import OUTSIDE, TRICK, TableGeometry
 from vision.reading_fixes import ReadingFixes
 from vision.track_match import match_tracks
@@ -59,7 +61,7 @@ class TrackerSettings:
         return cls(**{k: v for k, v in dict(cfg).items() if k in names})
 
 
-class TableTracker(ReadingFixes):
+class TableTracker(Gathering, ReadingFixes):
     """Detections → events. Feed every frame, in time order; `observe` the referee's events."""
 
     def __init__(
@@ -148,6 +150,7 @@ class TableTracker(ReadingFixes):
             self._recall_early(tr, out)
             if not self._should_wait(tr, t):
                 self._commit(tr, t, out)
+        self._close_when_last_played(t, out)
         self._maybe_gather(t, out)
         return out
 
@@ -223,102 +226,6 @@ class TableTracker(ReadingFixes):
         self.tracks = [tr for tr in self.tracks if tr.state == "candidate"]
         self._empty_since = None
 
-    def _maybe_gather(self, t: float, out: list[Event], early: bool = False) -> None:
-        view, s = self.view, self.settings
-        if not view.open:
-            return
-        on_table = [tr for tr in self.tracks if tr.state == "played"]
-        if len(view.plays) >= 4 * (view.gathered + 1):
-            if all(t - tr.last_seen >= s.gather_s for tr in on_table):
-                self._gather(out)
-            return
-        # An incomplete trick: gone from the felt (with the cards held for their turn: those
-        # that came while its cards lay there) and either a new card has settled since or it
-        # has stayed gone a good while.
-        held = [tr for tr in self.tracks if tr.held and tr.state == "candidate"]
-        if on_table:
-            last = max(o.last_seen for o in on_table)
-            trick = on_table + [tr for tr in held if tr.first_seen <= last]
-        else:  # only held cards (its leader never read): those gone, if none lies there still
-            trick = [tr for tr in held if t - tr.last_seen >= s.gather_s]
-            went = max((tr.last_seen for tr in trick), default=0.0)
-            if len(trick) < 2 or any(tr.first_seen <= went for tr in held if tr not in trick):
-                return  # one card out of sight a moment is more likely than a sweep
-        if not trick:
-            return
-        gone = max(tr.last_seen for tr in trick)
-        if t - gone < s.gather_s:
-            return
-        # A card that settled well after the trick vanished (not one put down by the hand that
-        # hid the trick a moment) belongs to the next trick.
-        newcomer = any(tr.state == "candidate" and tr not in trick
-                       and tr.settled_since > gone + s.gather_s / 2 and self._steady(tr, t)
-                       for tr in self.tracks)
-        # Before the newcomer is recorded (`early`), one card out of sight may just be under
-        # the hand putting the newcomer down: a sweep is trusted when two or more are gone.
-        if newcomer and early and len(on_table) < 2:
-            newcomer = False
-        if newcomer or t - gone >= 3 * s.gather_s:
-            self._gather_incomplete(t, [tr for tr in trick if tr.state == "candidate"], out)
-
-    def finish(self) -> list[Event]:
-        """The input has ended (a video or folder): cards still held for a turn are recorded,
-        each unread seat before them getting an unread play (those after may not have played)."""
-        out: list[Event] = []
-        held = [tr for tr in self.tracks if tr.held and tr.state == "candidate"]
-        if held and self.view.open:
-            self._gather_incomplete(self._now, held, out, whole=False)
-        return out
-
-    def _gather_incomplete(self, t: float, held: list[CardTrack], out: list[Event],
-                           whole: bool = True) -> None:
-        """The trick was gathered with seats never recorded: the cards held for their turn go
-        in their places, and each seat never read gets an unread play (card None) there, so
-        the tricks after it keep their shape (`engine.deduce` may name the card later)."""
-        view = self.view
-        trick = view.trick_plays
-        for tr in held:
-            tr.held = tr.held and tr.zone in _SEATS  # one may have slid to the middle since
-        held = [tr for tr in held if tr.held]
-        for tr in held:  # before the order is chosen: a correction may change who leads
-            self._recall_early(tr, out)
-        by_seat: dict[str, CardTrack] = {}
-        for tr in sorted(held, key=lambda tr: tr.settled_since):
-            by_seat.setdefault(tr.zone, tr)
-        first = min(held, key=lambda tr: tr.first_seen).zone if held else None
-        seat = trick[0][0] if trick else view.turn
-        if seat is None and first is not None:
-            seat = view.lead_before(first)
-        seat = seat or "S"
-        done = {s for s, _card in trick}
-        for _ in range(4):
-            if not whole and not by_seat:
-                break  # (the input ended) the seats after the last card held may not have played
-            if seat not in done:
-                tr = by_seat.pop(seat, None)
-                if tr is not None:
-                    tr.held = False
-                    self._commit(tr, t, out)
-                else:
-                    data = {"seat": seat, "card": None, "t": round(t, 3), "seen": None,
-                            "confidence": 0.0, "uncertain": True, "alternatives": [],
-                            "evidence": None}
-                    self._emit(out, "card_played", data, box=None)
-            seat = view.after(seat)
-        for tr in by_seat.values():  # a second card held for one seat: not of this trick
-            tr.held = False
-        if len(view.plays) >= 4 * (view.gathered + 1):
-            self._gather(out)
-
-    def _gather(self, out: list[Event]) -> None:
-        self._emit(out, "trick_gathered", {"t": round(self._now, 3)})
-        for tr in self.tracks:
-            if tr.state == "played":
-                tr.state = "gathered"
-        if self.view.gathered >= 8:
-            self._name_unread(out)
-            self._emit(out, "deal_over", {})  # gathered cards stay known until the next deal
-
     def _commit(self, tr: CardTrack, t: float, out: list[Event]) -> None:
         """A candidate has settled: record it as a play (or a turned card, or a moved play)."""
         view, s = self.view, self.settings
@@ -341,6 +248,8 @@ class TableTracker(ReadingFixes):
             if old.box is not None and dist(tr.center, old.center) <= s.match * old.size:
                 tr.state = "ignored"  # an echo of a card already recorded, lying there
                 return
+        if self._fill_unread(tr, t, out):
+            return
         if view.complete:
             tr.state = "ignored"
             return

@@ -9,6 +9,7 @@ import pytest
 
 from engine.cards import Seat
 from vision.detections import Detection
+from vision.gathering import LAST_WAIT
 from vision.geometry import TableGeometry
 from vision.tracker import TableTracker, TrackerSettings
 
@@ -361,7 +362,7 @@ def test_at_the_end_of_the_deal_an_unread_card_is_deduced() -> None:
     last = [(str(s), str(c)) for s, c in deal.plays[28:]]
     missing = last[2]  # the third card of the last trick is never read
     events, t = _one_by_one(tr, [p for p in last if p != missing])
-    ev, _ = run(tr, lambda t: [], t0=t, seconds=3.0)
+    ev, _ = run(tr, lambda t: [], t0=t, seconds=1.5)
     events += ev
     assert kinds(events)[-3:] == ["trick_gathered", "correction", "deal_over"]
     fix = events[-2]["data"]
@@ -568,3 +569,31 @@ def test_a_late_card_of_the_expected_leader_without_another_reading_changes_noth
     ev2 = ev1 + ev2
     assert "correction" not in kinds(ev + ev2)
     assert plays(ev + ev2) == [("N", "TC"), ("W", "7C"), ("S", "8C"), ("E", "9C")]
+
+
+def test_the_last_seats_card_closes_the_trick_without_waiting_for_the_sweep() -> None:
+    tr = started("E")  # N leads, then W, S, E
+    # S's card is never read; E (who plays last) puts down AH, held for S's turn.
+    events, t = _one_by_one(tr, [("N", "7H"), ("W", "8H"), ("E", "AH")])
+    lying = _trick({"N": "7H", "W": "8H", "E": "AH"})
+    ev, t = run(tr, lying, t0=t, seconds=1.5)  # the trick still lies there
+    events += ev
+    assert plays(events) == [("N", "7H"), ("W", "8H"), ("S", None), ("E", "AH")]
+    recorded = [e["data"]["t"] for e in events if e["type"] == "card_played"][-1]
+    assert recorded - 1.2 <= 0.3 + LAST_WAIT + 0.15  # E's card landed at 1.2 s
+    assert "trick_gathered" not in kinds(events)  # gathered when swept, as always
+    # S's card is read at last, the trick still there: it fills S's play, no new trick.
+    ev, t = run(tr, _trick({"N": "7H", "W": "8H", "S": "9H", "E": "AH"}), t0=t, seconds=1.0)
+    assert [e["data"] for e in ev] == [{"play": 2, "card": "9H", "before": None}]
+    assert tr.view.plays == [("N", "7H"), ("W", "8H"), ("S", "9H"), ("E", "AH")]
+    ev, t = run(tr, lambda t: [], t0=t, seconds=1.0)
+    ev2, _ = run(tr, _trick({"E": "7C"}), t0=t, seconds=0.8)  # E won with AH and leads
+    assert kinds(ev) == ["trick_gathered"] and plays(ev2) == [("E", "7C")]
+
+
+def test_a_card_held_for_a_seat_that_plays_after_it_waits_for_the_sweep() -> None:
+    tr = started("E")
+    # W's card is never read; S (third) is held for W, E (last) has not played yet.
+    events, t = _one_by_one(tr, [("N", "7H"), ("S", "9H")])
+    ev, t = run(tr, _trick({"N": "7H", "S": "9H"}), t0=t, seconds=3.0)
+    assert plays(events + ev) == [("N", "7H")]  # E may still play: nothing says W did

@@ -1,0 +1,189 @@
+"""Closing tricks: when the cards of a trick are gone, or the last seat has played, its plays are
+complete. Part of the table tracker (`vision.tracker.TableTracker` mixes it in).
+
+A trick swept away before its last card was read is closed with an unread play (card None) in each
+seat never read, so the tricks after it keep their shape; the cards held for a turn that never
+came go in their places. The same happens as soon as the seat that plays last has put its card
+down (`LAST_WAIT` after it lies still): every seat before it has played. A card of an unread seat
+read later, while the trick lies there, fills that play.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from vision.card_track import CardTrack
+from vision.deal_view import DealView
+
+Event = dict[str, Any]
+_SEATS = ("N", "E", "S", "W")
+# The last seat's card held this long (beyond steady_s) closes the trick: the missing cards had
+# their chance to be read.
+LAST_WAIT = 1.0
+
+
+class Gathering:
+    """The tracker's trick closing (mixed into `TableTracker`)."""
+
+    view: DealView
+    tracks: list[CardTrack]
+    settings: Any
+    _now: float
+
+    if TYPE_CHECKING:  # provided by TableTracker
+        def _emit(self, out: list[Event], kind: str, data: Mapping[str, Any], **extra: Any) -> None:
+            ...
+
+        def _steady(self, tr: CardTrack, t: float) -> bool:
+            ...
+
+        def _commit(self, tr: CardTrack, t: float, out: list[Event]) -> None:
+            ...
+
+        def _name_unread(self, out: list[Event]) -> None:
+            ...
+
+    def _maybe_gather(self, t: float, out: list[Event], early: bool = False) -> None:
+        view, s = self.view, self.settings
+        if not view.open:
+            return
+        on_table = [tr for tr in self.tracks if tr.state == "played"]
+        if len(view.plays) >= 4 * (view.gathered + 1):
+            if all(t - tr.last_seen >= s.gather_s for tr in on_table):
+                self._gather(out)
+            return
+        # An incomplete trick: gone from the felt (with the cards held for their turn: those
+        # that came while its cards lay there) and either a new card has settled since or it
+        # has stayed gone a good while.
+        held = [tr for tr in self.tracks if tr.held and tr.state == "candidate"]
+        if on_table:
+            last = max(o.last_seen for o in on_table)
+            trick = on_table + [tr for tr in held if tr.first_seen <= last]
+        else:  # only held cards (its leader never read): those gone, if none lies there still
+            trick = [tr for tr in held if t - tr.last_seen >= s.gather_s]
+            went = max((tr.last_seen for tr in trick), default=0.0)
+            if len(trick) < 2 or any(tr.first_seen <= went for tr in held if tr not in trick):
+                return  # one card out of sight a moment is more likely than a sweep
+        if not trick:
+            return
+        gone = max(tr.last_seen for tr in trick)
+        if t - gone < s.gather_s:
+            return
+        # A card that settled well after the trick vanished (not one put down by the hand that
+        # hid the trick a moment) belongs to the next trick.
+        newcomer = any(tr.state == "candidate" and tr not in trick
+                       and tr.settled_since > gone + s.gather_s / 2 and self._steady(tr, t)
+                       for tr in self.tracks)
+        # Before the newcomer is recorded (`early`), one card out of sight may just be under
+        # the hand putting the newcomer down: a sweep is trusted when two or more are gone.
+        if newcomer and early and len(on_table) < 2:
+            newcomer = False
+        if newcomer or t - gone >= 3 * s.gather_s:
+            self._gather_incomplete(t, [tr for tr in trick if tr.state == "candidate"], out)
+
+    def finish(self) -> list[Event]:
+        """The input has ended (a video or folder): cards still held for a turn are recorded,
+        each unread seat before them getting an unread play (those after may not have played)."""
+        out: list[Event] = []
+        held = [tr for tr in self.tracks if tr.held and tr.state == "candidate"]
+        if held and self.view.open:
+            self._gather_incomplete(self._now, held, out, whole=False)
+        return out
+
+    def _gather_incomplete(self, t: float, held: list[CardTrack], out: list[Event],
+                           whole: bool = True, leader: str | None = None,
+                           gather: bool = True) -> None:
+        """The trick was gathered with seats never recorded: the cards held for their turn go
+        in their places, and each seat never read gets an unread play (card None) there, so
+        the tricks after it keep their shape (`engine.deduce` may name the card later).
+        `leader`: who led, when known; `gather` False: the trick still lies there."""
+        view = self.view
+        trick = view.trick_plays
+        for tr in held:
+            tr.held = tr.held and tr.zone in _SEATS  # one may have slid to the middle since
+        held = [tr for tr in held if tr.held]
+        for tr in held:  # before the order is chosen: a correction may change who leads
+            self._recall_early(tr, out)
+        by_seat: dict[str, CardTrack] = {}
+        for tr in sorted(held, key=lambda tr: tr.settled_since):
+            by_seat.setdefault(tr.zone, tr)
+        first = min(held, key=lambda tr: tr.first_seen).zone if held else None
+        seat = trick[0][0] if trick else leader or view.turn
+        if seat is None and first is not None:
+            seat = view.lead_before(first)
+        seat = seat or "S"
+        done = {s for s, _card in trick}
+        for _ in range(4):
+            if not whole and not by_seat:
+                break  # (the input ended) the seats after the last card held may not have played
+            if seat not in done:
+                tr = by_seat.pop(seat, None)
+                if tr is not None:
+                    tr.held = False
+                    self._commit(tr, t, out)
+                else:
+                    data = {"seat": seat, "card": None, "t": round(t, 3), "seen": None,
+                            "confidence": 0.0, "uncertain": True, "alternatives": [],
+                            "evidence": None}
+                    self._emit(out, "card_played", data, box=None)
+            seat = view.after(seat)
+        for tr in by_seat.values():  # a second card held for one seat: not of this trick
+            tr.held = False
+        if gather and len(view.plays) >= 4 * (view.gathered + 1):
+            self._gather(out)
+
+    def _close_when_last_played(self, t: float, out: list[Event]) -> None:
+        """The card of the seat that plays last in this trick lies there, held for a turn that
+        never came: every seat before it has played, so the trick is recorded now (unread
+        plays for the seats never read, `_gather_incomplete`) instead of when it is swept. A
+        card of an unread seat read later, while the trick lies there, fills its play."""
+        view, s = self.view, self.settings
+        held = [tr for tr in self.tracks if tr.held and tr.state == "candidate"
+                and tr.zone in _SEATS and t - tr.settled_since >= s.steady_s + LAST_WAIT]
+        if not held or not view.open or view.complete:
+            return
+        seats = {tr.zone for tr in held}
+        trick = view.trick_plays
+        if trick:
+            leader = trick[0][0]
+        else:
+            leaders = view.leaders()
+            missing = set(_SEATS) - seats
+            if leaders is not None and len(leaders) == 1:
+                leader = next(iter(leaders))
+            elif len(missing) == 1 and (leaders is None or missing <= leaders):
+                leader = next(iter(missing))
+            else:
+                return
+        if view.before(leader) not in seats or seats & {seat for seat, _ in trick} \
+                or len(seats) != len(held):
+            return  # the last seat has not played, or a seat twice: the sweep will tell
+        self._gather_incomplete(t, held, out, leader=leader, gather=False)
+
+    def _gather(self, out: list[Event]) -> None:
+        self._emit(out, "trick_gathered", {"t": round(self._now, 3)})
+        for tr in self.tracks:
+            if tr.state == "played":
+                tr.state = "gathered"
+        if self.view.gathered >= 8:
+            self._name_unread(out)
+            self._emit(out, "deal_over", {})  # gathered cards stay known until the next deal
+
+    def _fill_unread(self, tr: CardTrack, t: float, out: list[Event]) -> bool:
+        """A card read in front of a seat whose play in the trick still lying there is unread:
+        it is that play's card (recorded when the last seat's card came), not a new lead."""
+        view = self.view
+        start = 4 * view.gathered
+        trick = view.plays[start:start + 4]
+        if len(trick) < 4 or (tr.zone, None) not in trick or not any(
+                o.state == "played" and t - o.last_seen < self.settings.gather_s
+                for o in self.tracks):
+            return False
+        card, _resolved = view.choose(tr.readings(), tr.zone)
+        if card is None:
+            return False
+        index = start + trick.index((tr.zone, None))
+        tr.state, tr.card = "played", card
+        self._emit(out, "correction", {"play": index, "card": card, "before": None})
+        return True
