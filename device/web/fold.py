@@ -197,6 +197,8 @@ def _belote(game: Folded, ev: Event) -> None:
 
 def _correction(game: Folded, ev: Event) -> None:
     play = _current(game).plays[_index(ev.data["play"])]
+    if play.card is None and isinstance(ev.data.get("t"), (int, float)):
+        play.t = float(ev.data["t"])  # an unread play read at last: named only then
     if play.read_as is None:
         play.read_as = play.card
     play.card = str(ev.data["card"])

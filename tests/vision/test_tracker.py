@@ -584,7 +584,10 @@ def test_the_last_seats_card_closes_the_trick_without_waiting_for_the_sweep() ->
     assert "trick_gathered" not in kinds(events)  # gathered when swept, as always
     # S's card is read at last, the trick still there: it fills S's play, no new trick.
     ev, t = run(tr, _trick({"N": "7H", "W": "8H", "S": "9H", "E": "AH"}), t0=t, seconds=1.0)
-    assert [e["data"] for e in ev] == [{"play": 2, "card": "9H", "before": None}]
+    ((kind, fill),) = [(e["type"], e["data"]) for e in ev]
+    assert kind == "correction"
+    assert fill == {"play": 2, "card": "9H", "before": None, "t": fill["t"]}
+    assert t - 1.0 < fill["t"] < t
     assert tr.view.plays == [("N", "7H"), ("W", "8H"), ("S", "9H"), ("E", "AH")]
     ev, t = run(tr, lambda t: [], t0=t, seconds=1.0)
     ev2, _ = run(tr, _trick({"E": "7C"}), t0=t, seconds=0.8)  # E won with AH and leads

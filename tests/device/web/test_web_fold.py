@@ -83,3 +83,11 @@ def test_the_record_lists_readings_in_doubt_and_writes_deduced_cards_unread() ->
     assert deal.record(None)["plays"] == [["N", "QH", ["QD"]], ["W", "KD"], ["S", None]]
     store.append("correction", {"play": 0, "card": "QD", "before": "QH"}, actor="referee")
     assert fold(store.events()).deal.record(None)["plays"][0] == ["N", "QD"]  # settled
+
+
+def test_an_unread_play_read_at_last_takes_the_time_it_was_read() -> None:
+    store = _log(("deal_started", {"dealer": "E"}, "camera"),
+                 ("card_played", {"seat": "N", "card": None, "t": 3.0}, "camera"),
+                 ("correction", {"play": 0, "card": "7S", "before": None, "t": 4.5}, "camera"))
+    (p,) = fold(store.events()).deal.plays
+    assert (p.card, p.t, p.deduced) == ("7S", 4.5, False)
