@@ -84,11 +84,14 @@ class Gathering:
 
     def finish(self) -> list[Event]:
         """The input has ended (a video or folder): cards still held for a turn are recorded,
-        each unread seat before them getting an unread play (those after may not have played)."""
+        each unread seat before them getting an unread play (those after may not have played,
+        except in the last trick, where every seat plays: the deal is then complete)."""
         out: list[Event] = []
+        view = self.view
         held = [tr for tr in self.tracks if tr.held and tr.state == "candidate"]
-        if held and self.view.open:
-            self._gather_incomplete(self._now, held, out, whole=False)
+        last_trick = view.open and 28 < len(view.plays) < 32
+        if (held and view.open) or last_trick:
+            self._gather_incomplete(self._now, held, out, whole=last_trick)
         return out
 
     def _gather_incomplete(self, t: float, held: list[CardTrack], out: list[Event],

@@ -600,3 +600,25 @@ def test_a_card_held_for_a_seat_that_plays_after_it_waits_for_the_sweep() -> Non
     events, t = _one_by_one(tr, [("N", "7H"), ("S", "9H")])
     ev, t = run(tr, _trick({"N": "7H", "S": "9H"}), t0=t, seconds=3.0)
     assert plays(events + ev) == [("N", "7H")]  # E may still play: nothing says W did
+
+
+def test_a_video_ending_in_the_last_trick_completes_the_deal() -> None:
+    import random
+
+    from engine.contract import Contract
+    from engine.playout import play_out
+    from engine.rules import find_rules
+
+    contract = Contract.from_json({"taker": "N", "bid": 80, "trump": "H"})
+    deal = play_out(random.Random(4), find_rules("ffb-coinche"), contract)
+    tr = started(str(deal.dealer), contract.to_json())
+    _logged(tr, [(str(s), str(c)) for s, c in deal.plays[:28]], gathered=False)
+    for _ in range(7):
+        tr.observe({"type": "trick_gathered", "data": {}})
+    last = [(str(s), str(c)) for s, c in deal.plays[28:]]
+    events, _ = _one_by_one(tr, last[:3])  # the last seat's card is never read; the video ends
+    assert plays(events) == last[:3]
+    end = tr.finish()
+    assert plays(end) == [(last[3][0], None)]  # in the last trick every seat plays
+    assert kinds(end)[-3:] == ["trick_gathered", "correction", "deal_over"]
+    assert tr.view.plays[31] == last[3]  # the one card never seen: deduced
