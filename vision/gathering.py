@@ -138,9 +138,10 @@ class Gathering:
 
     def _close_when_last_played(self, t: float, out: list[Event]) -> None:
         """The card of the seat that plays last in this trick lies there, held for a turn that
-        never came: every seat before it has played, so the trick is recorded now (unread
-        plays for the seats never read, `_gather_incomplete`) instead of when it is swept. A
-        card of an unread seat read later, while the trick lies there, fills its play."""
+        never came, and one seat only was never read: every seat before it has played, so the
+        trick is recorded now (an unread play for that seat, `_gather_incomplete`) instead of
+        when it is swept. (With two seats missing, a wrong leader is likelier than two cards
+        never read.) A card of an unread seat read later, the trick still there, fills its play."""
         view, s = self.view, self.settings
         held = [tr for tr in self.tracks if tr.held and tr.state == "candidate"
                 and tr.zone in _SEATS and t - tr.settled_since >= s.steady_s + LAST_WAIT]
@@ -160,8 +161,8 @@ class Gathering:
             else:
                 return
         if view.before(leader) not in seats or seats & {seat for seat, _ in trick} \
-                or len(seats) != len(held):
-            return  # the last seat has not played, or a seat twice: the sweep will tell
+                or len(seats) != len(held) or len(trick) + len(held) < 3:
+            return  # the last seat has not played, a seat twice, or two seats never read
         self._gather_incomplete(t, held, out, leader=leader, gather=False)
 
     def _gather(self, out: list[Event]) -> None:

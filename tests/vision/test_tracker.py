@@ -622,3 +622,12 @@ def test_a_video_ending_in_the_last_trick_completes_the_deal() -> None:
     assert plays(end) == [(last[3][0], None)]  # in the last trick every seat plays
     assert kinds(end)[-3:] == ["trick_gathered", "correction", "deal_over"]
     assert tr.view.plays[31] == last[3]  # the one card never seen: deduced
+
+
+def test_the_last_seats_card_alone_does_not_close_a_trick_with_two_seats_unread() -> None:
+    tr = started("E")  # N leads, then W, S, E
+    events, t = _one_by_one(tr, [("N", "7H"), ("E", "AH")])  # W's and S's cards never read
+    ev, t = run(tr, _trick({"N": "7H", "E": "AH"}), t0=t, seconds=3.0)
+    assert plays(events + ev) == [("N", "7H")]  # held: a wrong leader is likelier
+    ev, _ = run(tr, lambda t: [], t0=t, seconds=3.0)  # swept: now the sweep says it
+    assert plays(ev) == [("W", None), ("S", None), ("E", "AH")]
