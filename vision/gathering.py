@@ -31,7 +31,7 @@ class Gathering:
     settings: Any
     _now: float
 
-    if TYPE_CHECKING:  # provided by TableTracker
+    if TYPE_CHECKING:  # provided by TableTracker and ReadingFixes
         def _emit(self, out: list[Event], kind: str, data: Mapping[str, Any], **extra: Any) -> None:
             ...
 
@@ -42,6 +42,9 @@ class Gathering:
             ...
 
         def _name_unread(self, out: list[Event]) -> None:
+            ...
+
+        def _recall_early(self, tr: CardTrack, out: list[Event]) -> None:
             ...
 
     def _maybe_gather(self, t: float, out: list[Event], early: bool = False) -> None:
