@@ -8,7 +8,7 @@ doubt (`DealRecord.doubts`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from engine.annonces import Declared, annonce_of
 from engine.cards import Card, Seat
@@ -59,16 +59,21 @@ class DealRecord:
         """Every play the record has: those judged, then from the first open unread one on."""
         return (*self.plays, *self.rest)
 
+    @property
+    def as_read(self) -> tuple[tuple[Seat, Card | None], ...]:
+        """Every play as the camera read it: deduced cards back to unread (None)."""
+        blank = set(self.deduced)
+        return tuple((s, None if i in blank else c) for i, (s, c) in enumerate(self.seen))
+
     def with_reading(self, rules: RuleSet, index: int, card: Card) -> DealRecord:
         """This record had play `index` (of `seen`) been read as `card`: the unread plays are
         deduced again, and no play is in doubt any more."""
-        blank = set(self.deduced)
-        read = [(s, card if i == index else None if i in blank else c)
-                for i, (s, c) in enumerate(self.seen)]
+        read = list(self.as_read)
+        read[index] = (read[index][0], card)
         plays, deduced, unread, rest, ties = unread_plays(
             read, rules, self.contract, self.dealer, self.hands)
-        return DealRecord(self.dealer, self.contract, tuple(plays), self.hands, self.announces,
-                          self.belote, self.auction, self.turned, deduced, unread, rest, ties)
+        return replace(self, plays=tuple(plays), deduced=deduced, unread=unread, rest=rest,
+                       ties=ties, doubts=())
 
     def declared(self, rules: RuleSet) -> list[Declared]:
         """The announces as annonces (the record reader has checked that each forms one)."""
@@ -89,11 +94,10 @@ class DealRecord:
         out["contract"] = None if self.contract is None else self.contract.to_json()
         if self.hands is not None:
             out["hands"] = {str(s): [str(c) for c in self.hands[s]] for s in Seat}
-        blank = set(self.deduced)  # written as read: null, to be deduced again
-        others = dict(self.doubts)
-        out["plays"] = [[str(s), None if c is None or i in blank else str(c)]
+        others = dict(self.doubts)  # deduced cards written as read: null, deduced again
+        out["plays"] = [[str(s), None if c is None else str(c)]
                         + ([[str(o) for o in others[i]]] if i in others else [])
-                        for i, (s, c) in enumerate(self.seen)]
+                        for i, (s, c) in enumerate(self.as_read)]
         if self.announces:
             out["announces"] = [a.to_json() for a in self.announces]
         if self.belote:

@@ -133,8 +133,7 @@ def _in_doubt(rules: RuleSet, deal: DealRecord, found: list[Violation]) -> list[
     """Each violation that one other reading of one play read in doubt would clear is marked
     with that reading (`Violation.unless`): a misread card must not pass for a revoke, so the
     referee checks that card before calling it. A reading already seen elsewhere is no option."""
-    blank = set(deal.deduced)
-    taken = {c for i, (_s, c) in enumerate(deal.seen) if c is not None and i not in blank}
+    taken = {c for _s, c in deal.as_read if c is not None}
     cleared: dict[tuple[int, str], tuple[int, Card]] = {}
     for index, others in deal.doubts:
         for card in others:

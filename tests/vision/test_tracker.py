@@ -510,10 +510,9 @@ def test_a_held_card_that_slides_to_the_middle_does_not_break_the_gather() -> No
     assert tr.view.lead_before("trick") == "trick"
 
 
-def test_a_held_card_that_proves_a_misread_corrects_it_and_leads_at_once() -> None:
-    tr = started("E", {"taker": "N", "bid": 80, "trump": "S"})  # N leads, then W, S, E
-    # N's QD reads QH three frames in five: recorded QH, so N seems to win (nobody followed
-    # hearts); with QD, W's KD wins and W leads next.
+def _misread_first_trick(tr, swept: bool = True):
+    """N's QD reads QH three frames in five: recorded QH, N seems to win the trick (nobody
+    followed hearts); as QD, W's KD won it. Returns (events, t), after the sweep if `swept`."""
     mixed = lambda t: det("QH" if round(t * 10) % 5 < 3 else "QD", "N")  # noqa: E731
     events, t = run(tr, lambda t: [mixed(t)], seconds=1.5)
     lying: dict[str, str] = {}
@@ -521,6 +520,15 @@ def test_a_held_card_that_proves_a_misread_corrects_it_and_leads_at_once() -> No
         lying[seat] = card
         ev, t = run(tr, lambda t: [mixed(t), *_trick(lying)(t)], t0=t, seconds=0.8)
         events += ev
+    if swept:
+        ev, t = run(tr, lambda t: [], t0=t, seconds=1.0)
+        events += ev
+    return events, t
+
+
+def test_a_held_card_that_proves_a_misread_corrects_it_and_leads_at_once() -> None:
+    tr = started("E", {"taker": "N", "bid": 80, "trump": "S"})  # N leads, then W, S, E
+    events, t = _misread_first_trick(tr, swept=False)
     assert plays(events)[0] == ("N", "QH") and tr.view.leaders() is None  # trick not gathered
     ev, t = run(tr, lambda t: [], t0=t, seconds=1.0)  # swept
     events += ev
@@ -530,20 +538,6 @@ def test_a_held_card_that_proves_a_misread_corrects_it_and_leads_at_once() -> No
     assert kinds(ev) == ["correction", "card_played"]
     assert ev[0]["data"] == {"play": 0, "card": "QD", "before": "QH"}
     assert tr.view.plays[4:] == [("W", "QH")] and tr.view.leaders() == {"W"}
-
-
-def _misread_first_trick(tr):
-    """N's QD reads QH three frames in five: recorded QH, N seems to win the trick (nobody
-    followed hearts); as QD, W's KD won it. Returns (events, t) once the trick is swept."""
-    mixed = lambda t: det("QH" if round(t * 10) % 5 < 3 else "QD", "N")  # noqa: E731
-    events, t = run(tr, lambda t: [mixed(t)], seconds=1.5)
-    lying: dict[str, str] = {}
-    for seat, card in (("W", "KD"), ("S", "8D"), ("E", "9D")):
-        lying[seat] = card
-        ev, t = run(tr, lambda t: [mixed(t), *_trick(lying)(t)], t0=t, seconds=0.8)
-        events += ev
-    ev, t = run(tr, lambda t: [], t0=t, seconds=1.0)
-    return events + ev, t
 
 
 def test_cards_landing_before_the_expected_leader_correct_the_trick_before() -> None:
