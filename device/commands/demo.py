@@ -241,17 +241,27 @@ def _pick_deal(args: argparse.Namespace, work: Path) -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
-    from device.loop import Health, stop_on_signals
-    from device.store import EventStore
+    from device.loop import stop_on_signals
 
     stop = threading.Event()
     stop_on_signals(stop)  # Ctrl-C or SIGTERM: finish the frame, stop serving, exit 0
     work = Path(tempfile.mkdtemp(prefix="belote-demo-"))
     try:
+        return _run(args, work, stop)
+    finally:
+        if not any(work.iterdir()):  # --db elsewhere, or stopped before anything was written
+            work.rmdir()
+
+
+def _run(args: argparse.Namespace, work: Path, stop: threading.Event) -> int:
+    from device.loop import Health
+    from device.store import EventStore
+
+    try:
         video, truth = load_simulated(_pick_deal(args, work))
     except (OSError, ValueError) as exc:
         print(f"demo: {exc}", file=sys.stderr)
-        shutil.rmtree(work, ignore_errors=True)  # nothing was recorded there
+        shutil.rmtree(work / "deal", ignore_errors=True)  # a deal half filmed; nothing recorded
         return 2
     from vision.detector import ModelError, load_detector
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import socket
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -50,7 +51,11 @@ def test_demo_no_serve_runs_the_pipeline_and_prints_the_verdict(
     monkeypatch.setattr(detector_module, "load_detector",
                         lambda *a, **k: OracleDetector(truth, _toy_design()))
     db = tmp_path / "log" / "belote.db"
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
     rc = main(["demo", "--no-serve", "--video", str(short_deal.video), "--db", str(db)])
+    assert list(temp.iterdir()) == []  # the log is elsewhere: no empty work folder left behind
     out = capsys.readouterr().out
     assert rc == 0, out
     assert "plays read right (card, seat, order): 32/32" in out
@@ -64,10 +69,14 @@ def test_demo_no_serve_runs_the_pipeline_and_prints_the_verdict(
     assert kinds.count("card_played") == 32 and kinds.count("trick_gathered") == 8
 
 
-def test_demo_refuses_a_video_without_its_record(tmp_path, capsys) -> None:
+def test_demo_refuses_a_video_without_its_record(tmp_path, monkeypatch, capsys) -> None:
     video = tmp_path / "deal_000.mp4"
     video.write_bytes(b"not a video")
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
     assert main(["demo", "--no-serve", "--video", str(video)]) == 2
+    assert list(temp.iterdir()) == []
     err = capsys.readouterr().err
     assert "deal_000.json" in err and "Traceback" not in err
 
