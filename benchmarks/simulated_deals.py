@@ -164,9 +164,11 @@ def measure(items: list[tuple[dict, dict]], frames: int, wall: float) -> list[st
     for name, values in (("settled (still, uncovered)", latencies),
                          ("landed (still, hand on it)", from_landing)):
         if values:
+            late = sum(v > 0.5 for v in values)
             lines.append(f"latency from {name} to recorded, video s: median "
-                         f"{statistics.median(values):.2f}, worst {max(values):.2f}, "
-                         f"best {min(values):.2f}")
+                         f"{statistics.median(values):.2f}, 90th percentile "
+                         f"{statistics.quantiles(values, n=10)[-1]:.2f}, worst {max(values):.2f}, "
+                         f"best {min(values):.2f}; over 0.5 s: {late}/{len(values)}")
     fps = items[0][0]["meta"]["simulated"]["fps"] if items else 0
     lines.append(f"pipeline: {frames} frames in {wall:.1f} s = {frames / max(wall, 1e-9):.1f} "
                  f"frames/s (the video runs at {fps} frames/s)")

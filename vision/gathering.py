@@ -15,12 +15,17 @@ from typing import TYPE_CHECKING, Any
 
 from vision.card_track import CardTrack
 from vision.deal_view import DealView
+from vision.geometry import TRICK
+from vision.reading_fixes import leader_in_doubt
 
 Event = dict[str, Any]
 _SEATS = ("N", "E", "S", "W")
 # The last seat's card held this long (beyond steady_s) closes the trick: the missing cards had
 # their chance to be read.
 LAST_WAIT = 1.0
+# A card held for one missing seat is recorded after this long (beyond steady_s), when nothing
+# unread lies in front of that seat.
+GAP_WAIT = 0.15
 
 
 class Gathering:
@@ -139,15 +144,18 @@ class Gathering:
         if gather and len(view.plays) >= 4 * (view.gathered + 1):
             self._gather(out)
 
-    def _close_when_last_played(self, t: float, out: list[Event]) -> None:
-        """The card of the seat that plays last in this trick lies there, held for a turn that
-        never came, and one seat only was never read: every seat before it has played, so the
-        trick is recorded now (an unread play for that seat, `_gather_incomplete`) instead of
-        when it is swept. (With two seats missing, a wrong leader is likelier than two cards
-        never read.) A card of an unread seat read later, the trick still there, fills its play."""
+    def _close_gap(self, t: float, out: list[Event]) -> None:
+        """Cards held for a turn that never came, with one seat only never read before them: that
+        seat has played (the ones after it would not have played otherwise), so its unread play
+        and the held cards are recorded now (`_gather_incomplete`), not when the trick is swept.
+        Cards wait GAP_WAIT beyond steady_s while nothing lies unread in front of the missing
+        seat (its card may be under the hand putting the next one down), or LAST_WAIT when the
+        last seat of the trick has played. (With two seats missing, a wrong leader is likelier
+        than two cards never read.) A card of the unread seat read later, while the trick lies
+        there, fills its play (`_fill_unread`)."""
         view, s = self.view, self.settings
         held = [tr for tr in self.tracks if tr.held and tr.state == "candidate"
-                and tr.zone in _SEATS and t - tr.settled_since >= s.steady_s + LAST_WAIT]
+                and tr.zone in _SEATS and t - tr.settled_since >= s.steady_s + GAP_WAIT]
         if not held or not view.open or view.complete:
             return
         seats = {tr.zone for tr in held}
@@ -163,10 +171,26 @@ class Gathering:
                 leader = next(iter(missing))
             else:
                 return
-        if view.before(leader) not in seats or seats & {seat for seat, _ in trick} \
-                or len(seats) != len(held) or len(trick) + len(held) < 3:
-            return  # the last seat has not played, a seat twice, or two seats never read
-        self._gather_incomplete(t, held, out, leader=leader, gather=False)
+        order = [leader]
+        while len(order) < 4:
+            order.append(view.after(order[-1]))
+        left = order[len(trick):]  # the seats still to play, in turn
+        if seats & {seat for seat, _ in trick} or len(seats) != len(held) or not seats <= set(left):
+            return  # a seat twice, or a card of a seat that has played: not this trick's
+        upto = max(left.index(seat) for seat in seats)
+        gaps = [seat for seat in left[: upto + 1] if seat not in seats]
+        if len(gaps) != 1:
+            return
+        last = upto == len(left) - 1
+        waited = min(t - tr.settled_since for tr in held) - s.steady_s
+        if last and waited >= LAST_WAIT:
+            pass  # every seat has played: the missing card had its chance to be read
+        elif not trick and leader_in_doubt(view, self.tracks):
+            return  # another seat may have won the last trick: the next cards may prove it
+        elif any(o.state == "candidate" and not o.held and o.zone in (gaps[0], TRICK)
+                 and t - o.last_seen <= s.forget_s for o in self.tracks):
+            return  # something lies there unread yet: perhaps the missing card
+        self._gather_incomplete(t, held, out, whole=False, leader=leader, gather=False)
 
     def _gather(self, out: list[Event]) -> None:
         self._emit(out, "trick_gathered", {"t": round(self._now, 3)})
@@ -183,10 +207,10 @@ class Gathering:
         view = self.view
         start = 4 * view.gathered
         trick = view.plays[start:start + 4]
-        if len(trick) < 4 or (tr.zone, None) not in trick or not any(
+        if (tr.zone, None) not in trick or (len(trick) == 4 and not any(
                 o.state == "played" and t - o.last_seen < self.settings.gather_s
-                for o in self.tracks):
-            return False
+                for o in self.tracks)):
+            return False  # (a whole trick no longer seen: this card is the next one's)
         card, _resolved = view.choose(tr.readings(), tr.zone)
         if card is None:
             return False

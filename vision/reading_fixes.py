@@ -69,6 +69,23 @@ def trick_won_by(view: DealView, tracks: Sequence[CardTrack],
     return found[0] if len(found) == 1 else None
 
 
+def leader_in_doubt(view: DealView, tracks: Sequence[CardTrack]) -> bool:
+    """Whether another reading of a card of the last trick gathered (a card not played
+    elsewhere, with MIN_SHARE of its votes) would let another seat lead now."""
+    start = 4 * view.gathered
+    if start < 4:
+        return False
+    now = view.leaders()
+    for index in range(start - 4, start):
+        card = view.plays[index][1]
+        track = None if card is None else _track_of(tracks, card)
+        for other, share in track.readings() if track is not None else ():
+            if other != card and share >= MIN_SHARE and other not in view.played \
+                    and view.leaders_if(index, other) != now:
+                return True
+    return False
+
+
 class ReadingFixes:
     """The tracker's corrections of what it recorded earlier (mixed into `TableTracker`)."""
 

@@ -150,7 +150,7 @@ class TableTracker(Gathering, ReadingFixes):
             self._recall_early(tr, out)
             if not self._should_wait(tr, t):
                 self._commit(tr, t, out)
-        self._close_when_last_played(t, out)
+        self._close_gap(t, out)
         self._maybe_gather(t, out)
         return out
 
@@ -188,8 +188,9 @@ class TableTracker(Gathering, ReadingFixes):
                 o.state == "candidate" and o.zone in _SEATS and o.zone != tr.zone
                 and o.first_seen < tr.first_seen and len(o.times) >= 2
                 and (o.held or t - o.last_seen <= s.forget_s) for o in self.tracks))
-        else:
-            out_of_turn = placed < 4 and turn is not None and tr.zone != turn
+        else:  # (a card in front of a seat whose play here is unread fills it: `_fill_unread`)
+            out_of_turn = placed < 4 and turn is not None and tr.zone != turn \
+                and (tr.zone, None) not in view.trick_plays
         if out_of_turn and tr.zone in _SEATS and waited < s.turn_wait:
             tr.held = True  # more likely the player whose turn it is was not seen
             return True
