@@ -33,6 +33,9 @@ from vision.track_match import match_tracks
 
 Event = dict[str, Any]
 _SEATS = ("N", "E", "S", "W")
+# A card lost from sight (under a hand) and seen again within this many seconds at its place,
+# under the same name, is the same card.
+LOST_KEEP = 5.0
 
 
 @dataclass
@@ -78,6 +81,7 @@ class TableTracker(Gathering, ReadingFixes):
         self._empty_since: float | None = None
         self._now = 0.0
         self._mend_tried: set[tuple[int, float]] = set()  # (trick, first card's landing)
+        self._lost: list[CardTrack] = []  # candidates gone from sight lately (`_found_again`)
 
     # --- the event log -------------------------------------------------------------------------
 
@@ -134,11 +138,18 @@ class TableTracker(Gathering, ReadingFixes):
         seen = [(d, z) for d in detections if d.confidence >= s.min_conf
                 and (z := self._zone(d)) != OUTSIDE]
         full = len(self.view.trick_plays) >= 4
-        self.tracks += match_tracks(self.tracks, seen, t, s, full)
-        self.tracks = [
-            tr for tr in self.tracks
-            if tr.state in ("played", "gathered") or tr.held or t - tr.last_seen <= s.forget_s
-        ]
+        new = match_tracks(self.tracks, seen, t, s, full)
+        for tr in new:
+            self._found_again(tr)
+        self.tracks += new
+        kept = []
+        for tr in self.tracks:
+            if tr.state in ("played", "gathered") or tr.held or t - tr.last_seen <= s.forget_s:
+                kept.append(tr)
+            elif tr.state == "candidate" and len(tr.times) >= 2:
+                self._lost.append(tr)
+        self.tracks = kept
+        self._lost = [tr for tr in self._lost if t - tr.last_seen <= LOST_KEEP]
         out: list[Event] = []
         self._maybe_start(t, bool(seen), out)
         # First: a trick swept away before its last card was read is closed before the next
@@ -153,6 +164,18 @@ class TableTracker(Gathering, ReadingFixes):
         self._close_gap(t, out)
         self._maybe_gather(t, out)
         return out
+
+    def _found_again(self, tr: CardTrack) -> None:
+        """A new track where a card of the same name was lost a moment ago (under a hand for
+        longer than forget_s) is that card: it keeps the time it was first seen, which says in
+        what order the cards came."""
+        top = tr.readings()[0][0]
+        for old in self._lost:
+            if old.zone == tr.zone and old.readings()[0][0] == top and old.box is not None \
+                    and dist(tr.center, old.center) <= self.settings.match * old.size:
+                tr.first_seen = old.first_seen
+                self._lost.remove(old)
+                return
 
     def _steady(self, tr: CardTrack, t: float) -> bool:
         s = self.settings

@@ -685,3 +685,18 @@ def test_the_last_seats_card_alone_does_not_close_a_trick_with_two_seats_unread(
     assert plays(events + ev) == [("N", "7H")]  # held: a wrong leader is likelier
     ev, _ = run(tr, lambda t: [], t0=t, seconds=3.0)  # swept: now the sweep says it
     assert plays(ev) == [("W", None), ("S", None), ("E", "AH")]
+
+
+def test_a_card_lost_under_a_hand_keeps_its_place_in_the_order() -> None:
+    tr = _dealt_by_referee("E")  # N leads, then W
+    # N's card is seen for two frames, then hidden by a hand for 0.75 s (over forget_s);
+    # W's card lands meanwhile. N's card, seen again, is the one that came first: it leads.
+    def script(t):
+        dets = _trick({"W": "8H"})(t) if t >= 0.5 else []
+        if t < 0.15 or t >= 0.9:
+            dets += _trick({"N": "7H"})(t)
+        return dets
+
+    events, _ = run(tr, script, seconds=2.5)
+    assert plays(events) == [("N", "7H"), ("W", "8H")]
+    assert "correction" not in kinds(events)  # no unread play for N, filled later
