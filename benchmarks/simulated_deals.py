@@ -54,13 +54,15 @@ class PlayAreaDetector:
 
 class CachedDetector:
     """The detector's answers frame by frame, saved once (`deal_NNN.detections.json.gz`) and read
-    back on later runs with the same detector: the tracker is then the only thing that runs."""
+    back on later runs with the same detector: the tracker is then the only thing that runs.
+    `keep`: only the detections at least this confident are passed on (a cache made with a
+    two-stage detector naming every box, `names at 0.0`, serves every threshold)."""
 
-    def __init__(self, detector, path: Path) -> None:
+    def __init__(self, detector, path: Path, keep: float = 0.0) -> None:
         import gzip
         import json
 
-        self.detector, self.path, self.last_ms = detector, path, 0.0
+        self.detector, self.path, self.last_ms, self.keep = detector, path, 0.0, keep
         self.saved: list | None = None
         self.recorded: list = []
         if path.exists():
@@ -75,12 +77,12 @@ class CachedDetector:
             row = self.saved[len(self.recorded)]
             self.recorded.append(row)
             return [Detection(c, f, tuple(b), tuple(tuple(a) for a in alt))
-                    for c, f, b, alt in row]
+                    for c, f, b, alt in row if f >= self.keep]
         found = self.detector.detect(image)
         self.last_ms = getattr(self.detector, "last_ms", 0.0)
         self.recorded.append([[d.card, d.confidence, list(d.box), [list(a) for a in d.alternatives]]
                               for d in found])
-        return found
+        return [d for d in found if d.confidence >= self.keep]
 
     def save(self) -> None:
         import gzip
@@ -229,7 +231,14 @@ def main(argv: list[str] | None = None) -> int:
                         help="experiment: detect only in the middle SHARE of the felt (e.g. 0.6)")
     parser.add_argument("--cache", action="store_true",
                         help="save the detections beside each video, replay them next time")
+    parser.add_argument("--min-prob", type=float, default=None,
+                        help="two stages: the least probability of a box's card to count "
+                        "(default: vision.two_stage.DEFAULT_MIN_PROB)")
     args = parser.parse_args(argv)
+    if args.min_prob is None:
+        from vision.two_stage import DEFAULT_MIN_PROB
+
+        args.min_prob = DEFAULT_MIN_PROB
     for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "ORT_NUM_THREADS"):
         os.environ[var] = str(args.threads)
     import json
@@ -265,7 +274,8 @@ def main(argv: list[str] | None = None) -> int:
 
             classifier = CardClassifier(args.classifier or DEFAULT_CLASSIFIER,
                                         threads=args.threads, turns=args.turns)
-            detector = TwoStage(detector, classifier, box_conf=args.box_conf)
+            names_at = 0.0 if args.cache else args.min_prob  # the cache keeps every name
+            detector = TwoStage(detector, classifier, box_conf=args.box_conf, min_prob=names_at)
         print(f"detector: {detector!r}", file=sys.stderr)
     from device.commands.replay import replay
     from device.config import Config
@@ -284,7 +294,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.crop and not args.oracle:
             det = PlayAreaDetector(detector, sim["geometry"]["corners"], args.crop)
         if args.cache and not args.oracle:
-            det = CachedDetector(det, path.with_suffix(".detections.json.gz"))
+            det = CachedDetector(det, path.with_suffix(".detections.json.gz"),
+                                 keep=args.min_prob if args.two_stage else 0.0)
         t0 = time.perf_counter()
         result = replay(path.with_name(sim["video"]), det, referee=referee, progress=False,
                         config=config)

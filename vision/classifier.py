@@ -45,10 +45,10 @@ class CardClassifier:
         path = Path(path)
         if not path.exists():
             raise FileNotFoundError(f"classifier model not found: {path}")
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads
-        options.inter_op_num_threads = 1
-        self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        from vision.backends.onnx_backend import session_options
+
+        self.session = ort.InferenceSession(str(path), session_options(threads),
+                                            providers=["CPUExecutionProvider"])
         spec = self.session.get_inputs()[0]
         self.input = spec.name
         self.size = spec.shape[-1] if isinstance(spec.shape[-1], int) else CROP

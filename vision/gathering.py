@@ -1,11 +1,13 @@
-"""Closing tricks: when the cards of a trick are gone, or the last seat has played, its plays are
-complete. Part of the table tracker (`vision.tracker.TableTracker` mixes it in).
+"""Closing tricks: when the cards of a trick are gone, or a seat after one never read has played,
+the plays before it are complete. Part of the table tracker (`vision.tracker.TableTracker` mixes
+it in).
 
 A trick swept away before its last card was read is closed with an unread play (card None) in each
 seat never read, so the tricks after it keep their shape; the cards held for a turn that never
-came go in their places. The same happens as soon as the seat that plays last has put its card
-down (`LAST_WAIT` after it lies still): every seat before it has played. A card of an unread seat
-read later, while the trick lies there, fills that play.
+came go in their places. The same happens as soon as a card is held for one seat only that was
+never read (`GAP_WAIT` after it lies still, or `LAST_WAIT` when it is the trick's last seat and
+something unread lies in front of the missing one): the players play in turn, so that seat has
+played. A card of an unread seat read later, while the trick lies there, fills that play.
 """
 
 from __future__ import annotations

@@ -8,8 +8,10 @@ into place create nothing. Its name is the vote of every reading of the track; t
 cannot, and any such settlement, or a weak reading, marks the play `uncertain` for the referee.
 Plays keep the order of the seats: a card out of turn waits for the seat whose turn it is (at a
 trick's start, for the seats that may have won the trick before), and a seat never read by the
-time its trick is gathered, or its last seat has played, gets an unread play (card None) in its
-place, named at the deal's end when the rest of the deal proves it (`vision.gathering`). Later
+time its trick is gathered, or when the seat after it has played, gets an unread play (card None)
+in its place, filled when its card shows, or named at the deal's end when the rest of the deal
+proves it (`vision.gathering`). A card lost under a hand and seen again keeps its first sighting,
+which says in what order the cards came. Later
 frames that prove an earlier reading wrong correct it (`vision.reading_fixes`).
 
 Events are dicts `{"type": ..., "data": {...}}` as in docs/events.md; a `card_played` event also

@@ -135,7 +135,8 @@ class TwoStage:
     def __repr__(self) -> str:
         return (
             f"TwoStage({getattr(self.detector, 'model', self.detector)} boxes at "
-            f"{self.box_conf}, {self.classifier.path.name} x{self.classifier.turns} turns)"
+            f"{self.box_conf}, {self.classifier.path.name} x{self.classifier.turns} turns"
+            f"{'' if self.min_prob == DEFAULT_MIN_PROB else f', names at {self.min_prob}'})"
         )
 
     @property

@@ -67,9 +67,11 @@ def run(args: argparse.Namespace) -> int:
         return 2
     import onnxruntime as ort
 
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = args.threads
-    stock = ort.InferenceSession(str(baseline), options, providers=["CPUExecutionProvider"])
+    from vision.backends.onnx_backend import session_options
+
+    # The same options as ours (threads, no spinning): the models differ, not their runtime.
+    stock = ort.InferenceSession(str(baseline), session_options(args.threads),
+                                 providers=["CPUExecutionProvider"])
     stock_in = stock.get_inputs()[0]
     stock_size = tuple(stock_in.shape[2:4])
     classifier = _classifier(args.classifier, args.threads)

@@ -150,3 +150,16 @@ def test_onnx_backend_refuses_a_model_of_other_classes(tmp_path: Path):
     path = write_fake_model(tmp_path / "coco.onnx", raw, names=tuple(f"c{i}" for i in range(80)))
     with pytest.raises(ModelError, match="32 belote cards"):
         open_backend(path, "onnxruntime")
+
+
+def test_onnx_sessions_do_not_spin_between_runs(tmp_path: Path):
+    # Two sessions run in turn on every frame (boxes, then the classifier): spinning worker
+    # threads of one would eat the cores the other needs (`session_options`).
+    pytest.importorskip("onnx")
+    from vision.backends.onnx_backend import OnnxBackend
+
+    raw = raw_output([(20, 30, 10, 16, {"TD": 0.9})])
+    backend = OnnxBackend(write_fake_model(tmp_path / "m.onnx", raw, size=96), threads=2)
+    options = backend.session.get_session_options()
+    assert options.get_session_config_entry("session.intra_op.allow_spinning") == "0"
+    assert options.intra_op_num_threads == 2 and options.inter_op_num_threads == 1

@@ -159,6 +159,8 @@ def test_classifier_gives_ranked_probabilities_per_box(tiny_model: Path) -> None
     from vision.classifier import CardClassifier
 
     classifier = CardClassifier(tiny_model)
+    options = classifier.session.get_session_options()  # runs after the box model's session
+    assert options.get_session_config_entry("session.intra_op.allow_spinning") == "0"
     image = _table((100, 40, 150, 120))
     boxes = [(100, 40, 150, 120), (0, 0, 30, 30), (250, 150, 320, 260)]
     probs = classifier.probabilities(image, boxes)
