@@ -1,7 +1,9 @@
 """Frame-to-frame association: each detection joins the card track it belongs to, or starts one.
 
 A detection belongs to the nearest track within `match` card sizes, except where the table says
-otherwise: a new name where a gathered or long-gone card lay is a new card; a confident new name
+otherwise: a new name where a gathered or long-gone card lay is a new card, and so is any card where
+a gathered one lay once that one has been gone a while (a deck holds one of each: a card read like
+one played before is for the tracker to settle, `vision.reading_fixes`); a confident new name
 a little aside from a played card is another card put down; a played card seen far from its
 place after it vanished there has been nudged (or the tracker restarted), not duplicated.
 """
@@ -29,8 +31,9 @@ def match_tracks(tracks: Sequence[CardTrack], seen: Sequence[tuple[Detection, st
         for tr in tracks:
             if tr.box is None:
                 continue
-            if tr.state in ("gathered", "turned", "ignored") and d.card != tr.card:
-                continue  # a new card landing where an old one lay is a new card
+            if tr.state in ("gathered", "turned", "ignored") and (
+                    d.card != tr.card or t - tr.last_seen >= s.gather_s):
+                continue  # a new card landing where an old one lay (even one read alike)
             if tr.state in ("played", "candidate") and t - tr.last_seen >= s.gather_s \
                     and d.card != tr.readings()[0][0]:
                 continue  # gone a while (gathered with its trick): a new card lies there

@@ -700,3 +700,23 @@ def test_a_card_lost_under_a_hand_keeps_its_place_in_the_order() -> None:
     events, _ = run(tr, script, seconds=2.5)
     assert plays(events) == [("N", "7H"), ("W", "8H")]
     assert "correction" not in kinds(events)  # no unread play for N, filled later
+
+
+def test_a_card_read_like_a_gathered_one_where_it_lay_is_a_new_card() -> None:
+    tr = started("E")  # N leads, then W, S, E
+    # N's card reads JD three frames in five and JH the rest: recorded JD, JH a contender.
+    mixed = lambda t: det("JD" if round(t * 10) % 5 < 3 else "JH", "N")  # noqa: E731
+    events, t = run(tr, lambda t: [mixed(t)], seconds=1.0)
+    rest = _trick({"W": "7C", "S": "8C", "E": "9C"})
+    ev, t = _one_by_one(tr, [("W", "7C"), ("S", "8C"), ("E", "9C")], t=t)
+    events += ev
+    ev, t = run(tr, lambda t: [mixed(t), *rest(t)], t0=t, seconds=1.0)
+    ev2, t = run(tr, lambda t: [], t0=t, seconds=2.0)  # swept
+    events += ev + ev2
+    assert plays(events)[0] == ("N", "JD") and tr.view.gathered == 1
+    # Later a JD lands on the same spot, read clearly: not the gathered JD seen again (that
+    # one is gone) but the real JD, so the first one was the JH.
+    ev, _ = run(tr, lambda t: [det("JD", "N")], t0=t, seconds=1.0)
+    assert kinds(ev) == ["correction", "card_played"]
+    assert ev[0]["data"] == {"play": 0, "card": "JH", "before": "JD"}
+    assert tr.view.plays[0] == ("N", "JH") and tr.view.plays[4] == ("N", "JD")
