@@ -165,7 +165,7 @@ def test_a_camera_gone_for_30_s_loses_no_play(tmp_path) -> None:
             return [det("AS", "S")] + ([det("KS", "E")] if t > 33 else [])
 
     store = EventStore(":memory:")
-    store.append("deal_started", {"dealer": "N"}, actor="referee")
+    store.append("deal_started", {"dealer": "W"}, actor="referee")  # S leads, E next
     tracker = make_tracker()
     tracker.restore(store.events())
     health = Health()
