@@ -57,9 +57,11 @@ class CardTrack:
         """This track was recorded as `card`, and `card` is now seen landing elsewhere with
         `share_now` of its votes: the card this one really was, if its own votes tell. Its best
         reading has become another card not played yet (half the votes), or it read `card`
-        less surely and its next reading (a fifth of the votes or more) is not played yet."""
+        less surely and its next reading (a fifth of the votes or more; a tenth when `card` is
+        now seen far more surely than this track ever read it) is not played yet."""
         readings = self.readings()
-        others = [(c, v) for c, v in readings if c != card and c not in played and v >= 0.2]
+        floor = 0.1 if share_now - dict(readings).get(card, 0.0) >= 0.3 else 0.2
+        others = [(c, v) for c, v in readings if c != card and c not in played and v >= floor]
         if not others:
             return None
         best, share = others[0]

@@ -720,3 +720,18 @@ def test_a_card_read_like_a_gathered_one_where_it_lay_is_a_new_card() -> None:
     assert kinds(ev) == ["correction", "card_played"]
     assert ev[0]["data"] == {"play": 0, "card": "JH", "before": "JD"}
     assert tr.view.plays[0] == ("N", "JH") and tr.view.plays[4] == ("N", "JD")
+
+
+def test_a_card_seen_far_more_surely_corrects_an_earlier_reading_to_a_weak_contender() -> None:
+    tr = started("E")  # N leads, then W, S, E
+    _logged(tr, [("N", "JS"), ("W", "7D"), ("S", "8D"), ("E", "9D")])
+    tr.observe({"type": "trick_gathered", "data": {}})
+    # N's next card reads QS 0.6, JS 0.25 (played), QC 0.12: recorded QS, QC a weak contender.
+    blur = det("QS", "N", 0.6, [("JS", 0.25), ("QC", 0.12)])
+    events, t = run(tr, lambda t: [blur], seconds=1.0)
+    assert plays(events) == [("N", "QS")]
+    # W puts down a QS read at 0.98: the deck holds one QS, so N's card was the QC.
+    ev, _ = run(tr, lambda t: [blur, det("QS", "W", 0.98)], t0=t, seconds=1.0)
+    assert kinds(ev) == ["correction", "card_played"]
+    assert ev[0]["data"] == {"play": 4, "card": "QC", "before": "QS"}
+    assert tr.view.plays[4:] == [("N", "QC"), ("W", "QS")]
