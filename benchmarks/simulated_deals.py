@@ -231,6 +231,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="experiment: detect only in the middle SHARE of the felt (e.g. 0.6)")
     parser.add_argument("--cache", action="store_true",
                         help="save the detections beside each video, replay them next time")
+    parser.add_argument("--no-felt", dest="felt", action="store_false",
+                        help="two stages: do not read what differs from the learnt felt "
+                        "(vision.background; on by default, as in the device's config)")
     parser.add_argument("--min-prob", type=float, default=None,
                         help="two stages: the least probability of a box's card to count "
                         "(default: vision.two_stage.DEFAULT_MIN_PROB)")
@@ -274,7 +277,9 @@ def main(argv: list[str] | None = None) -> int:
 
             classifier = CardClassifier(args.classifier or DEFAULT_CLASSIFIER,
                                         threads=args.threads, turns=args.turns)
-            names_at = 0.0 if args.cache else args.min_prob  # the cache keeps every name
+            # The cache keeps every name, to try thresholds on it; not with the felt, for the felt
+            # learnt depends on which boxes are read as cards.
+            names_at = 0.0 if args.cache and not args.felt else args.min_prob
             detector = TwoStage(detector, classifier, box_conf=args.box_conf, min_prob=names_at)
         print(f"detector: {detector!r}", file=sys.stderr)
     from device.commands.replay import replay
@@ -293,6 +298,10 @@ def main(argv: list[str] | None = None) -> int:
         det = OracleDetector(truth) if args.oracle else detector
         if args.crop and not args.oracle:
             det = PlayAreaDetector(detector, sim["geometry"]["corners"], args.crop)
+        if args.felt and args.two_stage and detector is not None:
+            from vision.background import TableBackground
+
+            detector.background = TableBackground()  # (replay resets it for each video)
         if args.cache and not args.oracle:
             det = CachedDetector(det, path.with_suffix(".detections.json.gz"),
                                  keep=args.min_prob if args.two_stage else 0.0)

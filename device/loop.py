@@ -266,7 +266,7 @@ class Companion:
         if d.second_stage:
             from vision.two_stage import with_classifier
 
-            return with_classifier(detector, turns=d.classifier_turns)
+            return with_classifier(detector, turns=d.classifier_turns, felt=d.felt)
         return detector
 
     def run(self, source: Any = None, detector: Any = None) -> Health:

@@ -21,6 +21,7 @@ from typing import Protocol
 
 import numpy as np
 
+from vision.background import TableBackground
 from vision.classifier import DEFAULT_CLASSIFIER, LABELS, NONE, CardClassifier
 from vision.detections import CLASS_NAMES, Detection, one_per_card
 
@@ -122,8 +123,11 @@ class TwoStage:
         box_conf: float | None = None,
         min_prob: float = DEFAULT_MIN_PROB,
         detector_weight: float = 0.0,
+        background: TableBackground | None = None,
     ) -> None:
         self.detector = detector
+        # Video from a fixed camera: patches that differ from the learnt felt are read too.
+        self.background = background
         self.classifier = classifier
         self.box_conf = box_threshold(detector) if box_conf is None else box_conf
         self.min_prob = min_prob
@@ -136,7 +140,8 @@ class TwoStage:
         return (
             f"TwoStage({getattr(self.detector, 'model', self.detector)} boxes at "
             f"{self.box_conf}, {self.classifier.path.name} x{self.classifier.turns} turns"
-            f"{'' if self.min_prob == DEFAULT_MIN_PROB else f', names at {self.min_prob}'})"
+            f"{'' if self.min_prob == DEFAULT_MIN_PROB else f', names at {self.min_prob}'}"
+            f"{', felt learnt' if self.background is not None else ''})"
         )
 
     @property
@@ -155,6 +160,12 @@ class TwoStage:
         else:
             boxes = self.detector.detect(bgr, conf=self.box_conf)
         found = refine(bgr, boxes, self.classifier, self.min_prob, self.detector_weight)
+        if self.background is not None:  # then what differs from the felt where no card was read
+            extra = self.background.boxes(bgr, [d.box for d in found])
+            if extra:
+                found = one_per_card(found + refine_boxes(bgr, extra, self.classifier,
+                                                          self.min_prob))
+            self.background.learn([d.box for d in found])
         self.last_ms = (time.perf_counter() - start) * 1000
         return [d for d in found if conf is None or d.confidence >= conf]
 
@@ -165,8 +176,10 @@ def with_classifier(
     turns: int = DEFAULT_TURNS,
     box_conf: float | None = None,
     min_prob: float = DEFAULT_MIN_PROB,
+    felt: bool = False,
 ) -> _Detector | TwoStage:
-    """The detector with its boxes re-read by the card classifier when that model is there.
+    """The detector with its boxes re-read by the card classifier when that model is there;
+    `felt`: video from a fixed camera, so what differs from the learnt felt is read too.
 
     Measured on the real photos (`belote eval`): recall 0.014 (detector alone) → 0.895 at
     precision 0.978 → 0.984 with the 128 px classifier, so the second stage is on by default.
@@ -183,4 +196,6 @@ def with_classifier(
             raise ModelError(f"{model}: card classifier not found, and {detector.model.name} "
                              "finds cards without naming them")
         return detector
-    return TwoStage(detector, CardClassifier(model, turns=turns), box_conf, min_prob)
+    background = TableBackground() if felt else None
+    return TwoStage(detector, CardClassifier(model, turns=turns), box_conf, min_prob,
+                    background=background)

@@ -268,7 +268,7 @@ def _run(args: argparse.Namespace, work: Path, stop: threading.Event) -> int:
     try:
         from vision.two_stage import with_classifier
 
-        detector: Any = with_classifier(load_detector(args.model, boxes=True))
+        detector: Any = with_classifier(load_detector(args.model, boxes=True), felt=True)
     except ModelError as exc:
         # Without a model the page can still show the deal: the true plays, at their times.
         print(f"demo: {exc}\ndemo: no detector, so the true record is replayed instead of the "

@@ -58,6 +58,7 @@ def load_reader(
     model: str | Path | None,
     second_stage: bool = True,
     turns: int | None = None,
+    felt: bool = False,
     **load: Any,
 ) -> tuple[Any, Any]:
     """(detector, reader): the detector loaded for one stage or two (`load_detector(boxes=...)`,
@@ -66,7 +67,7 @@ def load_reader(
 
     two = second_stage and not args.one_stage
     detector = load_detector(model, boxes=two, **load)
-    return detector, build_reader(detector, args, command, two, turns)
+    return detector, build_reader(detector, args, command, two, turns, felt)
 
 
 def build_reader(
@@ -75,10 +76,12 @@ def build_reader(
     command: str,
     second_stage: bool = True,
     turns: int | None = None,
+    felt: bool = False,
 ) -> Any:
     """The detector, or the detector and classifier together (`vision.two_stage.with_classifier`).
 
-    `second_stage` and `turns` are the defaults the arguments override (a config's, for replay).
+    `second_stage` and `turns` are the defaults the arguments override (a config's, for replay);
+    `felt` (videos of a fixed camera) also reads what differs from the learnt felt.
     Raises FileNotFoundError naming an explicit --classifier that is missing; without one, a
     missing shipped classifier falls back to the detector alone, with a note on stderr.
     """
@@ -104,4 +107,5 @@ def build_reader(
         turns=args.turns or turns or DEFAULT_TURNS,
         box_conf=args.box_conf,
         min_prob=args.min_prob if args.min_prob is not None else DEFAULT_MIN_PROB,
+        felt=felt,
     )

@@ -99,6 +99,9 @@ def replay(
     geometry = config.geometry
     if referee.get("geometry") and not config.geometry.corners:
         geometry = GeometryConfig.model_validate(referee["geometry"])
+    background = getattr(detector, "background", None)
+    if background is not None:
+        background.reset()  # another video: another table, its felt learnt afresh
     settings = TrackerSettings.from_config(config.tracker.model_dump())
     tracker = TableTracker(None, settings, rules)
     restore_tracker(tracker, store)
@@ -221,7 +224,7 @@ def run(args: argparse.Namespace) -> int:
             _, detector = load_reader(args, "replay", args.model or config.detector.model,
                                       config.detector.second_stage,
                                       config.detector.classifier_turns,
-                                      backend=args.backend, **kw)
+                                      config.detector.felt, backend=args.backend, **kw)
         except (ValueError, FileNotFoundError) as exc:
             print(f"replay: {exc}", file=sys.stderr)
             return 2

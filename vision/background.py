@@ -1,0 +1,115 @@
+"""The empty table as the fixed camera sees it: what differs from it, card-sized, is a box to read.
+
+The box model misses some cards outright (a white card on a pale marble felt, a deck design it never
+saw), while the camera never moves: the felt is learnt frame by frame, and a card-sized patch that
+differs from it and lies where no box was found is handed to the card classifier like any other box
+(`vision.two_stage.TwoStage`); the classifier's `none` vetoes hands and clutter, and the tracker
+still asks every card to lie still before it counts.
+
+The felt is a running average of the frames (`rate` per frame) at half resolution, except under the
+cards read in the frame, so a card lying still is never learnt as felt; anything else that stays
+(a glass, a phone) fades into the felt within seconds.
+
+    background = TableBackground()
+    boxes = background.boxes(bgr, known_boxes)        # patches to read, in image pixels
+    background.learn([d.box for d in cards_read])     # then learn the felt around the cards
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+from statistics import median
+
+import numpy as np
+
+Box = tuple[float, float, float, float]
+
+SCALE = 2  # the felt is learnt and compared at half resolution: cheap, and noise averages out
+DIFF = 28  # a pixel differs from the felt by this much (max over B, G, R, 0-255)
+RATE = 0.05  # share of each new frame learnt into the felt (about 2 s at 10 frames/s)
+WARMUP = 10  # frames learnt before any patch is reported
+
+
+def _overlaps(box: Box, others: Sequence[Sequence[float]]) -> bool:
+    """Whether `box` shares a third of its area with a box of `others`, or holds its centre."""
+    x0, y0, x1, y1 = box
+    area = max((x1 - x0) * (y1 - y0), 1.0)
+    for o in others:
+        ox0, oy0, ox1, oy1 = (float(v) for v in o)
+        w, h = min(x1, ox1) - max(x0, ox0), min(y1, oy1) - max(y0, oy0)
+        if w > 0 and h > 0 and w * h >= area / 3:
+            return True
+        cx, cy = (ox0 + ox1) / 2, (oy0 + oy1) / 2
+        if x0 <= cx <= x1 and y0 <= cy <= y1:
+            return True
+    return False
+
+
+class TableBackground:
+    """The felt as learnt so far, and the card-sized patches that differ from it."""
+
+    def __init__(self, rate: float = RATE, diff: int = DIFF) -> None:
+        self.rate, self.diff = rate, diff
+        self.felt: np.ndarray | None = None
+        self.frames = 0
+        self._small: np.ndarray | None = None
+        self._sizes: deque[float] = deque(maxlen=200)  # long sides of the cards read lately
+
+    def reset(self) -> None:
+        """Forget the felt (another table, or the camera moved)."""
+        self.felt, self.frames, self._small = None, 0, None
+        self._sizes.clear()
+
+    @property
+    def card_size(self) -> float | None:
+        """A card's long side in image pixels, from the cards read lately (None before any)."""
+        return median(self._sizes) if len(self._sizes) >= 3 else None
+
+    def boxes(self, bgr: np.ndarray, known: Sequence[Sequence[float]]) -> list[Box]:
+        """Card-sized patches of `bgr` that differ from the felt and hold no `known` box."""
+        import cv2
+
+        h, w = bgr.shape[:2]
+        small = cv2.resize(bgr, (w // SCALE, h // SCALE), interpolation=cv2.INTER_AREA)
+        self._small = cv2.GaussianBlur(small, (3, 3), 0)
+        size = self.card_size
+        if self.felt is None or self.felt.shape != self._small.shape:
+            self.felt, self.frames = self._small.astype(np.float32), 0
+            return []
+        if self.frames < WARMUP or size is None:
+            return []
+        delta = cv2.absdiff(self._small, self.felt.astype(np.uint8)).max(axis=2)
+        mask = (delta > self.diff).astype(np.uint8)
+        k = max(3, int(size / SCALE / 4) | 1)  # fills a pale card whose middle matches the felt
+        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        count, _labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        found: list[Box] = []
+        for i in range(1, count):
+            x, y, bw, bh, area = (int(v) for v in stats[i])
+            long, short = max(bw, bh) * SCALE, min(bw, bh) * SCALE
+            # A card at any angle: its box's long side between the card's long side (upright)
+            # and 1.3 times it (tilted 45 degrees), its short side at least half the long one.
+            if not (0.75 * size <= long <= 1.45 * size and short >= 0.5 * long
+                    and area >= 0.45 * bw * bh):
+                continue
+            box = (float(x * SCALE), float(y * SCALE), float((x + bw) * SCALE),
+                   float((y + bh) * SCALE))
+            if not _overlaps(box, known):
+                found.append(box)
+        return found
+
+    def learn(self, cards: Sequence[Sequence[float]]) -> None:
+        """Learn the last frame given to `boxes` into the felt, except under `cards` (the boxes
+        read as cards in it), whose long sides also keep `card_size` current."""
+        if self._small is None or self.felt is None:
+            return
+        keep = np.zeros(self._small.shape[:2], bool)
+        for box in cards:
+            x0, y0, x1, y1 = (int(v) for v in box)
+            self._sizes.append(max(x1 - x0, y1 - y0))
+            keep[y0 // SCALE:y1 // SCALE + 1, x0 // SCALE:x1 // SCALE + 1] = True
+        rate = np.where(keep, 0.0, self.rate).astype(np.float32)[..., None]
+        self.felt += rate * (self._small.astype(np.float32) - self.felt)
+        self.frames += 1
