@@ -70,7 +70,11 @@ class CachedDetector:
             if data["detector"] == repr(detector):
                 self.saved = data["frames"]
 
-    def detect(self, image):
+    @property
+    def reads_main(self) -> bool:
+        return bool(getattr(self.detector, "reads_main", False))
+
+    def detect(self, image, main=None):
         from vision.detections import Detection
 
         if self.saved is not None:
@@ -78,7 +82,8 @@ class CachedDetector:
             self.recorded.append(row)
             return [Detection(c, f, tuple(b), tuple(tuple(a) for a in alt))
                     for c, f, b, alt in row if f >= self.keep]
-        found = self.detector.detect(image)
+        found = self.detector.detect(image) if main is None else self.detector.detect(image,
+                                                                                      main=main)
         self.last_ms = getattr(self.detector, "last_ms", 0.0)
         self.recorded.append([[d.card, d.confidence, list(d.box), [list(a) for a in d.alternatives]]
                               for d in found])

@@ -151,7 +151,10 @@ def run_loop(
 
                 h, w = frame.image.shape[:2]
                 tracker.geometry = TableGeometry.from_config(geometry, (w, h))
-            detections = detector.detect(frame.image)
+            if frame.main is not None and getattr(detector, "reads_main", False):
+                detections = detector.detect(frame.image, main=frame.main)  # names read large
+            else:
+                detections = detector.detect(frame.image)
             t2 = time.perf_counter()
             if store.last_seq > seen_seq:  # the referee wrote something: tell the tracker first
                 for e in store.events(seen_seq):

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Protocol
 
@@ -23,7 +24,7 @@ import numpy as np
 
 from vision.background import TableBackground
 from vision.classifier import DEFAULT_CLASSIFIER, LABELS, NONE, CardClassifier
-from vision.detections import CLASS_NAMES, Detection, one_per_card
+from vision.detections import CLASS_NAMES, UNNAMED, Detection, one_per_card
 
 DEFAULT_MIN_PROB = 0.5
 DEFAULT_TURNS = 4  # averaged over 4 quarter turns: real photos P 0.967 -> 0.984, R 0.878 -> 0.895
@@ -136,6 +137,15 @@ class TwoStage:
         self._boxes = getattr(detector, "boxes", None)
         self.last_ms = 0.0  # both stages, last call: for `belote detect` and the health page
 
+    def _read(self, bgr: np.ndarray, main: np.ndarray | None, boxes: Sequence[Detection],
+              weight: float) -> list[Detection]:
+        if main is None or main.shape[:2] == bgr.shape[:2]:
+            return refine(bgr, boxes, self.classifier, self.min_prob, weight)
+        sx, sy = main.shape[1] / bgr.shape[1], main.shape[0] / bgr.shape[0]
+        found = refine(main, [_scaled(d, sx, sy) for d in boxes], self.classifier,
+                       self.min_prob, weight)
+        return [_scaled(d, 1 / sx, 1 / sy) for d in found]
+
     def __repr__(self) -> str:
         return (
             f"TwoStage({getattr(self.detector, 'model', self.detector)} boxes at "
@@ -152,22 +162,34 @@ class TwoStage:
     def input_size(self) -> tuple[int, int]:
         return tuple(getattr(self.detector, "input_size", (0, 0)))  # type: ignore[return-value]
 
-    def detect(self, bgr: np.ndarray, conf: float | None = None) -> list[Detection]:
-        """Cards in one BGR image, each at most once, most confident first."""
+    # The loop passes the camera's full-resolution picture too (`main`): boxes are found on the
+    # small one, cards read on the large one.
+    reads_main = True
+
+    def detect(self, bgr: np.ndarray, conf: float | None = None,
+               main: np.ndarray | None = None) -> list[Detection]:
+        """Cards in one BGR image, each at most once, most confident first. `main`: the same
+        picture at a higher resolution, where the classifier reads each box (boxes are returned
+        in `bgr`'s pixels)."""
         start = time.perf_counter()
         if self._boxes is not None:
             boxes = self._boxes(bgr, self.box_conf)
         else:
             boxes = self.detector.detect(bgr, conf=self.box_conf)
-        found = refine(bgr, boxes, self.classifier, self.min_prob, self.detector_weight)
+        found = self._read(bgr, main, boxes, self.detector_weight)
         if self.background is not None:  # then what differs from the felt where no card was read
             extra = self.background.boxes(bgr, [d.box for d in found])
             if extra:
-                found = one_per_card(found + refine_boxes(bgr, extra, self.classifier,
-                                                          self.min_prob))
+                unnamed = [Detection(UNNAMED, 0.0, box) for box in extra]
+                found = one_per_card(found + self._read(bgr, main, unnamed, 0.0))
             self.background.learn([d.box for d in found])
         self.last_ms = (time.perf_counter() - start) * 1000
         return [d for d in found if conf is None or d.confidence >= conf]
+
+
+def _scaled(d: Detection, sx: float, sy: float) -> Detection:
+    x0, y0, x1, y1 = d.box
+    return replace(d, box=(x0 * sx, y0 * sy, x1 * sx, y1 * sy))
 
 
 def with_classifier(

@@ -322,3 +322,17 @@ def test_replay_reports_the_first_deal_with_the_trackers_corrections() -> None:
         ("N", "7D", "7H"), ("W", "8H", None)]
     assert plays[0]["seen"] == 0.5
     assert entries == [["N", "7D"], ["W", "8H"]]  # the record: no reading in doubt
+
+
+def test_a_detector_that_reads_names_large_gets_the_full_picture() -> None:
+    class MainReader(FakeDetector):
+        reads_main = True  # as vision.two_stage.TwoStage: boxes on the small picture, names large
+
+        def detect(self, bgr: np.ndarray, main: np.ndarray | None = None) -> list[Detection]:
+            self.shapes.append((bgr.shape, None if main is None else main.shape))
+            return super().detect(bgr)
+
+    detector = MainReader(lambda t: [])
+    detector.shapes = []
+    run_loop(FakeSource(0.5), detector, make_tracker(), EventStore(":memory:"), threading.Event())
+    assert detector.shapes == [((400, 400, 3), (800, 800, 3))] * 5

@@ -281,3 +281,24 @@ def test_with_classifier_wraps_only_our_model(tmp_path):
     real = load_detector()
     assert isinstance(with_classifier(real), TwoStage)
     assert with_classifier(real, tmp_path / "missing.onnx") is real
+
+
+def test_two_stage_reads_names_on_the_full_resolution_picture() -> None:
+    from vision.two_stage import TwoStage
+
+    class Boxes:
+        def boxes(self, bgr: np.ndarray, conf: float) -> list[Detection]:
+            assert bgr.shape == (100, 300, 3)  # boxes are found on the small picture
+            return [_det("AS", 20)]  # (20, 10, 60, 70)
+
+    class Seen(_Fixed):
+        def probabilities(self, bgr: np.ndarray, boxes: object) -> np.ndarray:
+            self.asked = (bgr.shape, [tuple(b) for b in boxes])  # type: ignore[attr-defined]
+            return super().probabilities(bgr, boxes)
+
+    classifier = Seen([{"QS": 0.9}])
+    reader = TwoStage(Boxes(), classifier, box_conf=0.1)  # type: ignore[arg-type]
+    small, main = np.zeros((100, 300, 3), np.uint8), np.zeros((200, 600, 3), np.uint8)
+    (found,) = reader.detect(small, main=main)
+    assert classifier.asked == ((200, 600, 3), [(40.0, 20.0, 120.0, 140.0)])  # read large
+    assert found.card == "QS" and found.box == (20.0, 10.0, 60.0, 70.0)  # told small
