@@ -86,6 +86,28 @@ def leader_in_doubt(view: DealView, tracks: Sequence[CardTrack]) -> bool:
     return False
 
 
+def _in_turn_from(view: DealView, lying: Sequence[CardTrack], seat: str,
+                  leaders: set[str]) -> bool:
+    """Whether the cards lying (held) came from `seat` and the seats after it, in turn, two or
+    more of them, while every seat that may lead would leave two or more seats before them
+    unread: the order of the cards says `seat` led, not the last trick's readings."""
+    seats = [o.zone for o in sorted(lying, key=lambda o: o.first_seen)]
+    if len(seats) < 2 or len(set(seats)) != len(seats):
+        return False
+    expected = [seat]
+    while len(expected) < len(seats):
+        expected.append(view.after(expected[-1]))
+    if seats != expected:
+        return False
+    for leader in leaders:
+        order = [leader]
+        while len(order) < 4:
+            order.append(view.after(order[-1]))
+        if max(order.index(z) for z in seats) + 1 - len(seats) < 2:
+            return False  # that leader explains them with one card unread at most
+    return True
+
+
 class ReadingFixes:
     """The tracker's corrections of what it recorded earlier (mixed into `TableTracker`)."""
 
@@ -131,7 +153,8 @@ class ReadingFixes:
         if first.zone in leaders or (view.gathered, first.first_seen) in self._mend_tried:
             return
         if not any(o.state == "candidate" and o.zone in leaders and o.first_seen > first.first_seen
-                   and (o.held or self._steady(o, t)) for o in self.tracks):
+                   and (o.held or self._steady(o, t)) for o in self.tracks) \
+                and not _in_turn_from(view, lying, first.zone, leaders):
             return
         self._mend_tried.add((view.gathered, first.first_seen))
         self._correct(trick_won_by(view, self.tracks, first.zone), out)

@@ -735,3 +735,24 @@ def test_a_card_seen_far_more_surely_corrects_an_earlier_reading_to_a_weak_conte
     assert kinds(ev) == ["correction", "card_played"]
     assert ev[0]["data"] == {"play": 4, "card": "QC", "before": "QS"}
     assert tr.view.plays[4:] == [("N", "QC"), ("W", "QS")]
+
+
+def test_two_cards_in_turn_from_a_seat_that_cannot_lead_correct_the_trick_before() -> None:
+    tr = started("E", {"taker": "N", "bid": 80, "trump": "S"})  # N leads, then W, S, E
+    # N's QD reads QH three frames in five: N seems to win (nobody followed hearts); as QD,
+    # S's KD won it.
+    mixed = lambda t: det("QH" if round(t * 10) % 5 < 3 else "QD", "N")  # noqa: E731
+    events, t = run(tr, lambda t: [mixed(t)], seconds=1.5)
+    lying: dict[str, str] = {}
+    for seat, card in (("W", "8D"), ("S", "KD"), ("E", "9D")):
+        lying[seat] = card
+        ev, t = run(tr, lambda t: [mixed(t), *_trick(lying)(t)], t0=t, seconds=0.8)
+        events += ev
+    ev, t = run(tr, lambda t: [], t0=t, seconds=1.0)  # swept
+    assert plays(events)[0] == ("N", "QH") and tr.view.leaders() == {"N"}
+    # S then E put their cards down, in turn: by the readings N leads, and N and W would both
+    # have played unread before them; by N's other reading S won and leads. No N card needed.
+    ev, _ = _one_by_one(tr, [("S", "7C"), ("E", "8C")], t=t, pace=1.0)
+    assert kinds(ev)[0] == "correction"
+    assert ev[0]["data"] == {"play": 0, "card": "QD", "before": "QH"}
+    assert plays(ev) == [("S", "7C"), ("E", "8C")]
