@@ -236,6 +236,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="experiment: detect only in the middle SHARE of the felt (e.g. 0.6)")
     parser.add_argument("--cache", action="store_true",
                         help="save the detections beside each video, replay them next time")
+    parser.add_argument("--main", action="store_true",
+                        help="two stages: read names on the video's full resolution, not on the "
+                        "detector's small picture (config detector.read_main)")
     parser.add_argument("--no-felt", dest="felt", action="store_false",
                         help="two stages: do not read what differs from the learnt felt "
                         "(vision.background; on by default, as in the device's config)")
@@ -286,6 +289,7 @@ def main(argv: list[str] | None = None) -> int:
             # learnt depends on which boxes are read as cards.
             names_at = 0.0 if args.cache and not args.felt else args.min_prob
             detector = TwoStage(detector, classifier, box_conf=args.box_conf, min_prob=names_at)
+            detector.reads_main = args.main
         print(f"detector: {detector!r}", file=sys.stderr)
     from device.commands.replay import replay
     from device.config import Config

@@ -269,7 +269,8 @@ class Companion:
         if d.second_stage:
             from vision.two_stage import with_classifier
 
-            return with_classifier(detector, turns=d.classifier_turns, felt=d.felt)
+            return with_classifier(detector, turns=d.classifier_turns, felt=d.felt,
+                                   read_main=d.read_main)
         return detector
 
     def run(self, source: Any = None, detector: Any = None) -> Health:

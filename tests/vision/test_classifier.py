@@ -297,7 +297,7 @@ def test_two_stage_reads_names_on_the_full_resolution_picture() -> None:
             return super().probabilities(bgr, boxes)
 
     classifier = Seen([{"QS": 0.9}])
-    reader = TwoStage(Boxes(), classifier, box_conf=0.1)  # type: ignore[arg-type]
+    reader = TwoStage(Boxes(), classifier, box_conf=0.1, reads_main=True)  # type: ignore[arg-type]
     small, main = np.zeros((100, 300, 3), np.uint8), np.zeros((200, 600, 3), np.uint8)
     (found,) = reader.detect(small, main=main)
     assert classifier.asked == ((200, 600, 3), [(40.0, 20.0, 120.0, 140.0)])  # read large
