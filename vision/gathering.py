@@ -28,6 +28,8 @@ LAST_WAIT = 1.0
 # A card held for one missing seat is recorded after this long (beyond steady_s), when nothing
 # unread lies in front of that seat.
 GAP_WAIT = 0.15
+# ... and when each card held was seen this many times at least.
+GAP_SEEN = 6
 
 
 class Gathering:
@@ -160,6 +162,8 @@ class Gathering:
                 and tr.zone in _SEATS and t - tr.settled_since >= s.steady_s + GAP_WAIT]
         if not held or not view.open or view.complete:
             return
+        if any(len(tr.times) < GAP_SEEN for tr in held):
+            return  # a glimpse (a hand's shadow read as a card) must not record a seat's play
         seats = {tr.zone for tr in held}
         trick = view.trick_plays
         if trick:

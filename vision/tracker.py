@@ -38,6 +38,9 @@ _SEATS = ("N", "E", "S", "W")
 # A card lost from sight (under a hand) and seen again within this many seconds at its place,
 # under the same name, is the same card.
 LOST_KEEP = 5.0
+# A card held for its turn is kept out of sight (under a hand) once seen this many times; one
+# glimpsed fewer times (a hand's shadow read as a card for a few frames) is forgotten like any.
+HELD_SEEN = 8
 
 
 @dataclass
@@ -146,7 +149,8 @@ class TableTracker(Gathering, ReadingFixes):
         self.tracks += new
         kept = []
         for tr in self.tracks:
-            if tr.state in ("played", "gathered") or tr.held or t - tr.last_seen <= s.forget_s:
+            if tr.state in ("played", "gathered") or t - tr.last_seen <= s.forget_s \
+                    or (tr.held and len(tr.times) >= HELD_SEEN):
                 kept.append(tr)
             elif tr.state == "candidate" and len(tr.times) >= 2:
                 self._lost.append(tr)

@@ -756,3 +756,16 @@ def test_two_cards_in_turn_from_a_seat_that_cannot_lead_correct_the_trick_before
     assert kinds(ev)[0] == "correction"
     assert ev[0]["data"] == {"play": 0, "card": "QD", "before": "QH"}
     assert plays(ev) == [("S", "7C"), ("E", "8C")]
+
+
+def test_a_card_held_after_a_glimpse_is_forgotten_once_out_of_sight() -> None:
+    tr = _dealt_by_referee("E")  # N leads: a card in front of W is held for N
+    glimpse = lambda t: _trick({"W": "7D"})(t) if t < 0.5 else []  # noqa: E731
+    run(tr, glimpse, seconds=2.0)  # steady and held after 0.3 s, seen 5 frames, then gone
+    assert [o for o in tr.tracks if o.zone == "W"] == []  # (a hand's shadow read as a card)
+    # A card seen for a second before a hand covers it stays held for its turn (S's: N and W
+    # play before it).
+    lying = lambda t: _trick({"S": "8H"})(t) if t < 3.0 else []  # noqa: E731
+    events, _ = run(tr, lying, t0=2.0, seconds=2.0)
+    (held,) = [o for o in tr.tracks if o.zone == "S"]
+    assert held.held and held.readings()[0][0] == "8H" and plays(events) == []
