@@ -6,7 +6,7 @@ the product (tracker, evaluation, CLI) only ever sees `Detection` and `Frame`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from engine.cards import CARD_NAMES
@@ -50,6 +50,17 @@ class Detection:
             "confidence": round(self.confidence, 4),
             "box": [round(v, 1) for v in self.box],
         }
+
+
+def iou(a: Sequence[float], b: Sequence[float]) -> float:
+    """Intersection over union of two xyxy boxes."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    if w <= 0 or h <= 0:
+        return 0.0
+    inter = w * h
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
 
 
 def one_per_card(detections: Iterable[Detection]) -> list[Detection]:

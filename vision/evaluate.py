@@ -23,7 +23,7 @@ from pathlib import Path
 
 import yaml
 
-from vision.detections import CLASS_NAMES, Detection
+from vision.detections import CLASS_NAMES, Detection, iou
 
 MATCH_IOU = 0.5
 MISSED = "missed"  # confusion target: a true card with no prediction at its place
@@ -104,17 +104,6 @@ class SetReport:
 def _mean(values: Iterator[float] | Sequence[float]) -> float:
     vals = list(values)
     return sum(vals) / len(vals) if vals else 0.0
-
-
-def iou(a: Sequence[float], b: Sequence[float]) -> float:
-    """Intersection over union of two xyxy boxes."""
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
-    if w <= 0 or h <= 0:
-        return 0.0
-    inter = w * h
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
 
 
 def score_image(

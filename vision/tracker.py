@@ -27,7 +27,7 @@ from typing import Any
 
 from vision.card_track import CardTrack, count_since, dist
 from vision.deal_view import DealView
-from vision.detections import Detection
+from vision.detections import Detection, iou
 from vision.gathering import Gathering
 from vision.geometry import OUTSIDE, TRICK, TableGeometry
 from vision.reading_fixes import ReadingFixes
@@ -41,6 +41,8 @@ LOST_KEEP = 5.0
 # A card held for its turn is kept out of sight (under a hand) once seen this many times; one
 # glimpsed fewer times (a hand's shadow read as a card for a few frames) is forgotten like any.
 HELD_SEEN = 8
+# A candidate whose box covers this much of a played card's (IoU), both seen, is that card.
+ECHO_IOU = 0.5
 
 
 @dataclass
@@ -156,6 +158,7 @@ class TableTracker(Gathering, ReadingFixes):
                 self._lost.append(tr)
         self.tracks = kept
         self._lost = [tr for tr in self._lost if t - tr.last_seen <= LOST_KEEP]
+        self._drop_echoes(t)
         out: list[Event] = []
         self._maybe_start(t, bool(seen), out)
         # First: a trick swept away before its last card was read is closed before the next
@@ -170,6 +173,20 @@ class TableTracker(Gathering, ReadingFixes):
         self._close_gap(t, out)
         self._maybe_gather(t, out)
         return out
+
+    def _drop_echoes(self, t: float) -> None:
+        """A candidate lying where a card of the trick on the table lies, seen with it, is that
+        card read twice (two boxes on one card, one read as another name): never a play. (Once
+        the trick has its four cards, a card there is the next lead, the old one swept.)"""
+        s = self.settings
+        if len(self.view.trick_plays) >= 4:
+            return
+        played = [o for o in self.tracks if o.state == "played" and o.box is not None
+                  and t - o.last_seen <= s.forget_s]
+        for tr in self.tracks:
+            if tr.state == "candidate" and tr.box is not None and t - tr.last_seen <= s.forget_s \
+                    and any(iou(tr.box, o.box) >= ECHO_IOU for o in played if o.box is not None):
+                tr.state, tr.held = "ignored", False
 
     def _found_again(self, tr: CardTrack) -> None:
         """A new track where a card of the same name was lost a moment ago (under a hand for

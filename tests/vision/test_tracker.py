@@ -769,3 +769,15 @@ def test_a_card_held_after_a_glimpse_is_forgotten_once_out_of_sight() -> None:
     events, _ = run(tr, lying, t0=2.0, seconds=2.0)
     (held,) = [o for o in tr.tracks if o.zone == "S"]
     assert held.held and held.readings()[0][0] == "8H" and plays(events) == []
+
+
+def test_a_second_box_on_a_card_of_the_trick_is_never_a_play() -> None:
+    tr = _dealt_by_referee("E")  # N leads, then W
+    # N's 8C lies there; a second box on it, a little aside, reads 7C (two boxes, one card).
+    x, y = SPOT["N"]
+    echo = lambda t: [det("8C", "N"), det("7C", (x + 6, y + 4), 0.7)]  # noqa: E731
+    events, t = run(tr, echo, seconds=3.0)
+    assert plays(events) == [("N", "8C")]
+    assert not any(o.held for o in tr.tracks)  # not held for a turn: an echo, dropped
+    ev, _ = run(tr, lambda t: [*echo(t), det("9C", "W")], t0=t, seconds=1.0)
+    assert plays(ev) == [("W", "9C")]
