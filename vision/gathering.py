@@ -152,11 +152,11 @@ class Gathering:
         """Cards held for a turn that never came, with one seat only never read before them: that
         seat has played (the ones after it would not have played otherwise), so its unread play
         and the held cards are recorded now (`_gather_incomplete`), not when the trick is swept.
-        Cards wait GAP_WAIT beyond steady_s while nothing lies unread in front of the missing
-        seat (its card may be under the hand putting the next one down), or LAST_WAIT when the
-        last seat of the trick has played. (With two seats missing, a wrong leader is likelier
-        than two cards never read.) A card of the unread seat read later, while the trick lies
-        there, fills its play (`_fill_unread`)."""
+        Cards seen GAP_SEEN times wait GAP_WAIT beyond steady_s while nothing lies unread in
+        front of the missing seat (its card may be under the hand putting the next one down), or
+        LAST_WAIT when the last seat of the trick has played. (With two seats missing, a wrong
+        leader is likelier than two cards never read.) A card of the unread seat read later,
+        while the trick lies there, fills its play (`_fill_unread`)."""
         view, s = self.view, self.settings
         held = [tr for tr in self.tracks if tr.held and tr.state == "candidate"
                 and tr.zone in _SEATS and t - tr.settled_since >= s.steady_s + GAP_WAIT]
