@@ -24,6 +24,10 @@ def match_tracks(tracks: Sequence[CardTrack], seen: Sequence[tuple[Detection, st
     `s` holds the tracker's settings; `trick_full` says the trick on the table has its 4 cards
     (while it is incomplete nobody lifts a card, so a new name on a played card is a misread).
     """
+    # Cards of the trick seen a moment ago: it lies there still, so a card hidden a moment and
+    # read again with its old name among its readings is that card, not the next lead.
+    trick_seen = sum(1 for tr in tracks if tr.state == "played"
+                     and t - tr.last_seen <= s.forget_s) >= 2
     pairs = []
     for i, (d, _z) in enumerate(seen):
         cx, cy = d.center
@@ -35,7 +39,8 @@ def match_tracks(tracks: Sequence[CardTrack], seen: Sequence[tuple[Detection, st
                     d.card != tr.card or t - tr.last_seen >= s.gather_s):
                 continue  # a new card landing where an old one lay (even one read alike)
             if tr.state in ("played", "candidate") and t - tr.last_seen >= s.gather_s \
-                    and d.card != tr.readings()[0][0]:
+                    and d.card != tr.readings()[0][0] and not (
+                        tr.state == "played" and trick_seen and tr.card in dict(d.alternatives)):
                 continue  # gone a while (gathered with its trick): a new card lies there
             tx, ty = tr.center
             dist = ((cx - tx) ** 2 + (cy - ty) ** 2) ** 0.5

@@ -781,3 +781,16 @@ def test_a_second_box_on_a_card_of_the_trick_is_never_a_play() -> None:
     assert not any(o.held for o in tr.tracks)  # not held for a turn: an echo, dropped
     ev, _ = run(tr, lambda t: [*echo(t), det("9C", "W")], t0=t, seconds=1.0)
     assert plays(ev) == [("W", "9C")]
+
+
+def test_a_card_of_the_trick_hidden_a_moment_and_read_as_another_is_not_the_next_lead() -> None:
+    tr = started("E")
+    cards = {"N": "7H", "W": "8H", "S": "9D", "E": "AH"}
+    events, t = run(tr, _trick(cards), seconds=0.8)
+    assert len(plays(events)) == 4
+    others = _trick({"N": "7H", "W": "8H", "E": "AH"})
+    ev, t = run(tr, others, t0=t, seconds=1.0)  # a hand over S's card, the trick still there
+    # S's 9D seen again reads TD, 9D its second reading: the same card, not the next lead.
+    misread = lambda t: [*others(t), det("TD", "S", 0.55, [("9D", 0.22)])]  # noqa: E731
+    ev2, _ = run(tr, misread, t0=t, seconds=1.5)
+    assert plays(ev + ev2) == [] and "trick_gathered" not in kinds(ev + ev2)
