@@ -129,6 +129,13 @@ class DealView:
         order = _CW if self.clockwise else _CCW
         return order[(order.index(seat) - 1) % 4]
 
+    def order_from(self, seat: str) -> list[str]:
+        """The four seats in the order they play a trick `seat` leads."""
+        order = [seat]
+        while len(order) < 4:
+            order.append(self.after(order[-1]))
+        return order
+
     def leaders(self) -> set[str] | None:
         """The seats that may lead the trick on the table, or None when any may: at the first
         trick, the one after the dealer if the referee gave it; later, the last trick's winner

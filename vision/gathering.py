@@ -177,10 +177,7 @@ class Gathering:
                 leader = next(iter(missing))
             else:
                 return
-        order = [leader]
-        while len(order) < 4:
-            order.append(view.after(order[-1]))
-        left = order[len(trick):]  # the seats still to play, in turn
+        left = view.order_from(leader)[len(trick):]  # the seats still to play, in turn
         if seats & {seat for seat, _ in trick} or len(seats) != len(held) or not seats <= set(left):
             return  # a seat twice, or a card of a seat that has played: not this trick's
         upto = max(left.index(seat) for seat in seats)

@@ -13,7 +13,7 @@ with the naming of unread cards at the deal's end.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from vision.card_track import CardTrack
@@ -51,39 +51,30 @@ def trick_won_by(view: DealView, tracks: Sequence[CardTrack],
     """The one other reading of one card of the last trick gathered (a card not played
     elsewhere, with MIN_SHARE of its votes) that lets `seat` lead now: (play, card, track), or
     None when there is none, or more than one (nothing then says which)."""
+    found = [(index, other, track) for index, other, track in _other_readings(view, tracks)
+             if seat in (view.leaders_if(index, other) or ())]
+    return found[0] if len(found) == 1 else None
+
+
+def _other_readings(view: DealView, tracks: Sequence[CardTrack]
+                    ) -> Iterator[tuple[int, str, CardTrack]]:
+    """(play, card, track): each other reading of a card of the last trick gathered, a card not
+    played elsewhere with MIN_SHARE of its track's votes."""
     start = 4 * view.gathered
-    if start < 4:
-        return None
-    found: list[tuple[int, str, CardTrack]] = []
-    for index in range(start - 4, start):
+    for index in range(max(start - 4, 0), start):
         card = view.plays[index][1]
         track = None if card is None else _track_of(tracks, card)
-        if track is None:
-            continue
-        for other, share in track.readings():
-            if other == card or share < MIN_SHARE or other in view.played:
-                continue
-            leaders = view.leaders_if(index, other)
-            if leaders is not None and seat in leaders:
-                found.append((index, other, track))
-    return found[0] if len(found) == 1 else None
+        for other, share in track.readings() if track is not None else ():
+            if other != card and share >= MIN_SHARE and other not in view.played:
+                yield index, other, track
 
 
 def leader_in_doubt(view: DealView, tracks: Sequence[CardTrack]) -> bool:
     """Whether another reading of a card of the last trick gathered (a card not played
     elsewhere, with MIN_SHARE of its votes) would let another seat lead now."""
-    start = 4 * view.gathered
-    if start < 4:
-        return False
     now = view.leaders()
-    for index in range(start - 4, start):
-        card = view.plays[index][1]
-        track = None if card is None else _track_of(tracks, card)
-        for other, share in track.readings() if track is not None else ():
-            if other != card and share >= MIN_SHARE and other not in view.played \
-                    and view.leaders_if(index, other) != now:
-                return True
-    return False
+    return any(view.leaders_if(index, other) != now
+               for index, other, _track in _other_readings(view, tracks))
 
 
 def _in_turn_from(view: DealView, lying: Sequence[CardTrack], seat: str,
@@ -94,15 +85,10 @@ def _in_turn_from(view: DealView, lying: Sequence[CardTrack], seat: str,
     seats = [o.zone for o in sorted(lying, key=lambda o: o.first_seen)]
     if len(seats) < 2 or len(set(seats)) != len(seats):
         return False
-    expected = [seat]
-    while len(expected) < len(seats):
-        expected.append(view.after(expected[-1]))
-    if seats != expected:
+    if seats != view.order_from(seat)[:len(seats)]:
         return False
     for leader in leaders:
-        order = [leader]
-        while len(order) < 4:
-            order.append(view.after(order[-1]))
+        order = view.order_from(leader)
         if max(order.index(z) for z in seats) + 1 - len(seats) < 2:
             return False  # that leader explains them with one card unread at most
     return True

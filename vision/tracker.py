@@ -11,8 +11,8 @@ trick's start, for the seats that may have won the trick before), and a seat nev
 time its trick is gathered, or when the seat after it has played, gets an unread play (card None)
 in its place, filled when its card shows, or named at the deal's end when the rest of the deal
 proves it (`vision.gathering`). A card lost under a hand and seen again keeps its first sighting,
-which says in what order the cards came. Later
-frames that prove an earlier reading wrong correct it (`vision.reading_fixes`).
+which says in what order the cards came. Later frames that prove an earlier reading wrong correct
+it (`vision.reading_fixes`).
 
 Events are dicts `{"type": ..., "data": {...}}` as in docs/events.md; a `card_played` event also
 carries `"box"` (the card in image pixels) so the loop can cut an evidence picture.
@@ -181,8 +181,7 @@ class TableTracker(Gathering, ReadingFixes):
         s = self.settings
         if len(self.view.trick_plays) >= 4:
             return
-        played = [o for o in self.tracks if o.state == "played" and o.box is not None
-                  and t - o.last_seen <= s.forget_s]
+        played = [o for o in self.tracks if o.state == "played" and t - o.last_seen <= s.forget_s]
         for tr in self.tracks:
             if tr.state == "candidate" and tr.box is not None and t - tr.last_seen <= s.forget_s \
                     and any(iou(tr.box, o.box) >= ECHO_IOU for o in played if o.box is not None):

@@ -555,13 +555,14 @@ def test_a_held_card_that_slides_to_the_middle_does_not_break_the_gather() -> No
     assert tr.view.lead_before("trick") == "trick"
 
 
-def _misread_first_trick(tr, swept: bool = True):
+def _misread_first_trick(tr, swept: bool = True, rest=(("W", "KD"), ("S", "8D"), ("E", "9D"))):
     """N's QD reads QH three frames in five: recorded QH, N seems to win the trick (nobody
-    followed hearts); as QD, W's KD won it. Returns (events, t), after the sweep if `swept`."""
+    followed hearts); as QD, W's KD (the KD of `rest`, the others' cards) won it. Returns
+    (events, t), after the sweep if `swept`."""
     mixed = lambda t: det("QH" if round(t * 10) % 5 < 3 else "QD", "N")  # noqa: E731
     events, t = run(tr, lambda t: [mixed(t)], seconds=1.5)
     lying: dict[str, str] = {}
-    for seat, card in (("W", "KD"), ("S", "8D"), ("E", "9D")):
+    for seat, card in rest:
         lying[seat] = card
         ev, t = run(tr, lambda t: [mixed(t), *_trick(lying)(t)], t0=t, seconds=0.8)
         events += ev
@@ -741,14 +742,7 @@ def test_two_cards_in_turn_from_a_seat_that_cannot_lead_correct_the_trick_before
     tr = started("E", {"taker": "N", "bid": 80, "trump": "S"})  # N leads, then W, S, E
     # N's QD reads QH three frames in five: N seems to win (nobody followed hearts); as QD,
     # S's KD won it.
-    mixed = lambda t: det("QH" if round(t * 10) % 5 < 3 else "QD", "N")  # noqa: E731
-    events, t = run(tr, lambda t: [mixed(t)], seconds=1.5)
-    lying: dict[str, str] = {}
-    for seat, card in (("W", "8D"), ("S", "KD"), ("E", "9D")):
-        lying[seat] = card
-        ev, t = run(tr, lambda t: [mixed(t), *_trick(lying)(t)], t0=t, seconds=0.8)
-        events += ev
-    ev, t = run(tr, lambda t: [], t0=t, seconds=1.0)  # swept
+    events, t = _misread_first_trick(tr, rest=(("W", "8D"), ("S", "KD"), ("E", "9D")))
     assert plays(events)[0] == ("N", "QH") and tr.view.leaders() == {"N"}
     # S then E put their cards down, in turn: by the readings N leads, and N and W would both
     # have played unread before them; by N's other reading S won and leads. No N card needed.
