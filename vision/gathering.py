@@ -30,6 +30,17 @@ LAST_WAIT = 1.0
 GAP_WAIT = 0.15
 # ... and when each card held was seen this many times at least.
 GAP_SEEN = 6
+# Held cards put down in turn from another seat than the leader while the last trick's winner is
+# in doubt: the missing seat may simply not have played yet (the leader misread), so the gap
+# waits this long after the last of them appeared for its card, which then mends the last trick.
+DOUBT_WAIT = 3.0
+
+
+def _in_turn_from_other(view: DealView, held: list[CardTrack], leader: str) -> bool:
+    """Whether the held cards were put down one after the other in the seats' turn, starting
+    from a seat other than `leader`."""
+    seats = [tr.zone for tr in sorted(held, key=lambda tr: tr.first_seen)]
+    return seats[0] != leader and seats == view.order_from(seats[0])[:len(seats)]
 
 
 class Gathering:
@@ -38,6 +49,7 @@ class Gathering:
     view: DealView
     tracks: list[CardTrack]
     settings: Any
+    _glimpsed: dict[str, float]
     _now: float
 
     if TYPE_CHECKING:  # provided by TableTracker and ReadingFixes
@@ -186,6 +198,11 @@ class Gathering:
             return
         last = upto == len(left) - 1
         waited = min(t - tr.settled_since for tr in held) - s.steady_s
+        if not trick and t - max(tr.first_seen for tr in held) < DOUBT_WAIT \
+                and _in_turn_from_other(view, held, leader) \
+                and self._glimpsed.get(gaps[0], t) > min(tr.first_seen for tr in held) \
+                and leader_in_doubt(view, self.tracks):
+            return  # the cards say another seat led, nothing lay where the "missing" one plays
         if last and waited >= LAST_WAIT:
             pass  # every seat has played: the missing card had its chance to be read
         elif not trick and leader_in_doubt(view, self.tracks):
@@ -197,6 +214,7 @@ class Gathering:
 
     def _gather(self, out: list[Event]) -> None:
         self._emit(out, "trick_gathered", {"t": round(self._now, 3)})
+        self._glimpsed = {}
         for tr in self.tracks:
             if tr.state == "played":
                 tr.state = "gathered"

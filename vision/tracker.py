@@ -89,6 +89,7 @@ class TableTracker(Gathering, ReadingFixes):
         self._now = 0.0
         self._mend_tried: set[tuple[int, float]] = set()  # (trick, first card's landing)
         self._lost: list[CardTrack] = []  # candidates gone from sight lately (`_found_again`)
+        self._glimpsed: dict[str, float] = {}  # zone: first candidate there since the last sweep
 
     # --- the event log -------------------------------------------------------------------------
 
@@ -159,13 +160,19 @@ class TableTracker(Gathering, ReadingFixes):
         self.tracks = kept
         self._lost = [tr for tr in self._lost if t - tr.last_seen <= LOST_KEEP]
         self._drop_echoes(t)
+        for tr in self.tracks:
+            if tr.state == "candidate" and tr.last_seen == t and len(tr.times) >= 2:
+                self._glimpsed.setdefault(tr.zone, tr.first_seen)
         out: list[Event] = []
         self._maybe_start(t, bool(seen), out)
         # First: a trick swept away before its last card was read is closed before the next
         # trick's lead, which may come from the seat that was never read, is recorded.
         self._maybe_gather(t, out, early=True)
         self._mend_leader(t, out)
-        ready = [tr for tr in self.tracks if tr.state == "candidate" and self._steady(tr, t)]
+        # A card held for its turn was steady when held; under a hand when its turn comes (the
+        # last trick's winner corrected), it is still that seat's card.
+        ready = [tr for tr in self.tracks if tr.state == "candidate" and (
+            self._steady(tr, t) or (tr.held and len(tr.times) >= HELD_SEEN))]
         for tr in sorted(ready, key=lambda tr: tr.settled_since):
             self._recall_early(tr, out)
             if not self._should_wait(tr, t):

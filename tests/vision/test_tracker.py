@@ -9,7 +9,7 @@ import pytest
 
 from engine.cards import Seat
 from vision.detections import Detection
-from vision.gathering import GAP_WAIT, LAST_WAIT
+from vision.gathering import DOUBT_WAIT, GAP_WAIT, LAST_WAIT
 from vision.geometry import TableGeometry
 from vision.tracker import TableTracker, TrackerSettings
 
@@ -788,3 +788,39 @@ def test_a_card_of_the_trick_hidden_a_moment_and_read_as_another_is_not_the_next
     misread = lambda t: [*others(t), det("TD", "S", 0.55, [("9D", 0.22)])]  # noqa: E731
     ev2, _ = run(tr, misread, t0=t, seconds=1.5)
     assert plays(ev + ev2) == [] and "trick_gathered" not in kinds(ev + ev2)
+
+
+def test_three_cards_in_turn_from_another_seat_wait_for_the_leaders_card_when_in_doubt() -> None:
+    tr = started("E", {"taker": "N", "bid": 80, "trump": "S"})  # N leads, then W, S, E
+    _, t = _misread_first_trick(tr)  # read QH, N won; as QD (its other reading), W won
+    assert tr.view.leaders() == {"N"}
+    # W, S and E put their clubs down in turn and lie there past LAST_WAIT. By the readings N
+    # led unread; but nothing lay in front of N, and by N's other reading W led: N may simply
+    # not have played yet, so nothing is recorded...
+    ev, t = _one_by_one(tr, [("W", "7C"), ("S", "8C"), ("E", "9C")], t=t)
+    ev2, t = run(tr, _trick({"S": "8C", "E": "9C"}), t0=t, seconds=LAST_WAIT + 0.5)  # W's hidden
+    assert plays(ev + ev2) == [] and [o.held for o in tr.tracks if o.state == "candidate"] == [
+        True, True, True]
+    # ... until N's card comes, last: W won the trick before. W's card, under a hand all along,
+    # is still W's play (it was held for its turn).
+    ev3, t = run(tr, _trick({"S": "8C", "E": "9C", "N": "TC"}), t0=t, seconds=1.0)
+    assert ev3[0]["type"] == "correction"
+    assert ev3[0]["data"] == {"play": 0, "card": "QD", "before": "QH"}
+    assert plays(ev3) == [("W", "7C"), ("S", "8C"), ("E", "9C"), ("N", "TC")]
+
+
+def test_the_doubt_does_not_hold_cards_when_the_leaders_place_was_not_empty() -> None:
+    for glimpse in (True, False):
+        tr = started("E", {"taker": "N", "bid": 80, "trump": "S"})
+        _, t = _misread_first_trick(tr)
+        if glimpse:  # something lay in front of N before the others played: N led, unread
+            _, t = run(tr, _trick({"N": "TC"}), t0=t, seconds=0.2)
+        ev, t = _one_by_one(tr, [("W", "7C"), ("S", "8C"), ("E", "9C")], t=t)
+        lying = _trick({"W": "7C", "S": "8C", "E": "9C"})
+        ev2, t = run(tr, lying, t0=t, seconds=LAST_WAIT + 0.5)
+        if not glimpse:  # N's card never comes: the gap closes DOUBT_WAIT after E's card
+            assert plays(ev + ev2) == []
+            ev3, t = run(tr, lying, t0=t, seconds=DOUBT_WAIT)
+            ev2 += ev3
+        assert plays(ev + ev2) == [("N", None), ("W", "7C"), ("S", "8C"), ("E", "9C")]
+        assert "correction" not in kinds(ev + ev2)
