@@ -75,19 +75,19 @@ class CachedDetector:
         return bool(getattr(self.detector, "reads_main", False))
 
     def detect(self, image, main=None):
-        from vision.detections import Detection
+        from vision.detections import UNNAMED, Detection
 
         if self.saved is not None:
             row = self.saved[len(self.recorded)]
             self.recorded.append(row)
             return [Detection(c, f, tuple(b), tuple(tuple(a) for a in alt))
-                    for c, f, b, alt in row if f >= self.keep]
+                    for c, f, b, alt in row if f >= self.keep or c == UNNAMED]
         found = self.detector.detect(image) if main is None else self.detector.detect(image,
                                                                                       main=main)
         self.last_ms = getattr(self.detector, "last_ms", 0.0)
         self.recorded.append([[d.card, d.confidence, list(d.box), [list(a) for a in d.alternatives]]
                               for d in found])
-        return [d for d in found if d.confidence >= self.keep]
+        return [d for d in found if d.confidence >= self.keep or d.card == UNNAMED]
 
     def save(self) -> None:
         import gzip
@@ -309,8 +309,10 @@ def main(argv: list[str] | None = None) -> int:
             det = PlayAreaDetector(detector, sim["geometry"]["corners"], args.crop)
         if args.felt and args.two_stage and detector is not None:
             from vision.background import TableBackground
+            from vision.two_stage import WEAK_PROB
 
             detector.background = TableBackground()  # (replay resets it for each video)
+            detector.weak_prob = WEAK_PROB  # video, as `with_classifier(felt=True)` reads it
         if args.cache and not args.oracle:
             det = CachedDetector(det, path.with_suffix(".detections.json.gz"),
                                  keep=args.min_prob if args.two_stage else 0.0)

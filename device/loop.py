@@ -167,7 +167,7 @@ def run_loop(
             keep(events, frame)
             t4 = time.perf_counter()
             health.frames += 1
-            health.detections = len(detections)
+            health.detections = sum(d.confidence > 0 for d in detections)  # (not weak readings)
             health.last_frame_time = frame.time
             for stage, ms in zip(STAGES, (t1 - t0, t2 - t1, t3 - t2, t4 - t3), strict=True):
                 health._smooth(stage, ms * 1000)

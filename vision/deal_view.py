@@ -15,6 +15,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+# Weak readings (votes: the classifier's probabilities summed over frames) must favour one way
+# of filling the unread plays by this much over the next to name them.
+HINT_MARGIN = 1.0
+
 _CCW = ("N", "W", "S", "E")
 _CW = ("N", "E", "S", "W")
 
@@ -242,17 +246,37 @@ class DealView:
             return self.after(self.plays[-1][0])
         return None  # the trick's winner leads, and that needs the trump
 
-    def deduced(self) -> list[tuple[int, str]]:
-        """(index, card) of each unread play the rest of the deal proves (`engine.deduce`)."""
+    def deduced(self, hints: Mapping[int, Mapping[str, float]] | None = None
+                ) -> tuple[list[tuple[int, str]], list[tuple[int, str, dict[str, float]]]]:
+        """(index, card) of each unread play the rest of the deal proves (`engine.deduce`); and
+        when several ways to fill them break the fewest rules, the one the camera's `hints`
+        (play index: {card: weak votes}) favour clearly: (index, card, share of each card's
+        votes) for each of its plays, read weakly, not proven."""
         if not self.unread or self.rules is None or self.contract is None or self.dealer is None:
-            return []
+            return [], []
         try:
             from engine.deduce import deduce
 
             found = deduce(self.rules, *self._for_engine(len(self.plays)))
         except (ImportError, ValueError):
-            return []
-        return [(i, str(found.plays[i][1])) for i in found.deduced]
+            return [], []
+        proven = [(i, str(found.plays[i][1])) for i in found.deduced]
+        if not found.ties or not hints:
+            return proven, []
+        open_ = [i for i in found.unread if i in hints]
+        score = [sum(hints[i].get(str(tie[i][1]), 0.0) for i in open_) for tie in found.ties]
+        ranked = sorted(range(len(score)), key=lambda k: -score[k])
+        best = ranked[0]
+        if score[best] < HINT_MARGIN or (len(ranked) > 1
+                                         and score[best] - score[ranked[1]] < HINT_MARGIN):
+            return proven, []
+        tie = found.ties[best]
+        hinted = []
+        for i in found.unread:
+            votes = hints.get(i, {})
+            total = sum(votes.values()) or 1.0
+            hinted.append((i, str(tie[i][1]), {c: round(v / total, 3) for c, v in votes.items()}))
+        return proven, hinted
 
     def _for_engine(self, n: int, plays: list[tuple[str, str | None]] | None = None
                     ) -> tuple[Any, Any, list[tuple[Any, Any]]]:

@@ -100,6 +100,7 @@ class ReadingFixes:
     view: DealView
     tracks: list[CardTrack]
     _mend_tried: set[tuple[int, float]]
+    _hints: dict[tuple[int, str], dict[str, float]]
 
     if TYPE_CHECKING:  # provided by TableTracker
         def _emit(self, out: list[Event], kind: str, data: Mapping[str, Any], **extra: Any) -> None:
@@ -154,7 +155,17 @@ class ReadingFixes:
 
     def _name_unread(self, out: list[Event]) -> None:
         """The deal is over: each unread card the rest of the deal proves is written in as a
-        correction, marked deduced (the referee sees which ones)."""
-        for i, card in self.view.deduced():
+        correction, marked deduced (the referee sees which ones). When the rules leave several
+        ways, the one the weak readings where those cards lay favour is written in, uncertain,
+        with those readings' shares as alternatives."""
+        view = self.view
+        hints = {i: self._hints[(i // 4, seat)] for i, (seat, card) in enumerate(view.plays)
+                 if card is None and (i // 4, seat) in self._hints}
+        proven, hinted = view.deduced(hints)
+        for i, card in proven:
             self._emit(out, "correction", {"play": i, "card": card, "before": None,
                                            "deduced": True})
+        for i, card, shares in hinted:
+            others = sorted(([c, p] for c, p in shares.items() if c != card), key=lambda a: -a[1])
+            self._emit(out, "correction", {"play": i, "card": card, "before": None,
+                                           "uncertain": True, "alternatives": others[:3]})

@@ -27,7 +27,7 @@ from typing import Any
 
 from vision.card_track import CardTrack, count_since, dist
 from vision.deal_view import DealView
-from vision.detections import Detection, iou
+from vision.detections import UNNAMED, Detection, iou
 from vision.gathering import Gathering
 from vision.geometry import OUTSIDE, TRICK, TableGeometry
 from vision.reading_fixes import ReadingFixes
@@ -90,6 +90,9 @@ class TableTracker(Gathering, ReadingFixes):
         self._mend_tried: set[tuple[int, float]] = set()  # (trick, first card's landing)
         self._lost: list[CardTrack] = []  # candidates gone from sight lately (`_found_again`)
         self._glimpsed: dict[str, float] = {}  # zone: first candidate there since the last sweep
+        # (trick, seat): {card: summed probability} of boxes read too weakly to name there
+        # (`vision.two_stage.WEAK_PROB`): which card an unread play held, when the rules hesitate
+        self._hints: dict[tuple[int, str], dict[str, float]] = {}
 
     # --- the event log -------------------------------------------------------------------------
 
@@ -110,6 +113,7 @@ class TableTracker(Gathering, ReadingFixes):
         self.view.apply(e)
         if e["type"] in ("deal_started", "game_started"):
             self.tracks = [t for t in self.tracks if t.state == "candidate"]
+            self._hints = {}
             return
         if e["type"] == "deal_over":
             for t in self.tracks:
@@ -145,6 +149,7 @@ class TableTracker(Gathering, ReadingFixes):
                 tr.last_seen = t
         seen = [(d, z) for d in detections if d.confidence >= s.min_conf
                 and (z := self._zone(d)) != OUTSIDE]
+        self._note_hints(detections)
         full = len(self.view.trick_plays) >= 4
         new = match_tracks(self.tracks, seen, t, s, full)
         for tr in new:
@@ -180,6 +185,15 @@ class TableTracker(Gathering, ReadingFixes):
         self._close_gap(t, out)
         self._maybe_gather(t, out)
         return out
+
+    def _note_hints(self, detections: Sequence[Detection]) -> None:
+        """Weak readings (unnamed boxes with readings) in front of a seat count for its card in
+        the trick on the table."""
+        for d in detections:
+            if d.card == UNNAMED and d.alternatives and (zone := self._zone(d)) in _SEATS:
+                votes = self._hints.setdefault((self.view.gathered, zone), {})
+                for card, p in d.alternatives:
+                    votes[card] = votes.get(card, 0.0) + float(p)
 
     def _drop_echoes(self, t: float) -> None:
         """A candidate lying where a card of the trick on the table lies, seen with it, is that
@@ -276,6 +290,7 @@ class TableTracker(Gathering, ReadingFixes):
     def _start_deal(self, out: list[Event]) -> None:
         self._emit(out, "deal_started", {"dealer": self.view.next_dealer(self.settings.dealer)})
         self._mend_tried.clear()
+        self._hints = {}
         self.tracks = [tr for tr in self.tracks if tr.state == "candidate"]
         self._empty_since = None
 

@@ -27,6 +27,10 @@ from vision.classifier import DEFAULT_CLASSIFIER, LABELS, NONE, CardClassifier
 from vision.detections import CLASS_NAMES, UNNAMED, Detection, one_per_card
 
 DEFAULT_MIN_PROB = 0.5
+# On video, a box whose best card reads at least this (under min_prob, above "none") is passed
+# on unnamed, its readings as alternatives: never a play, but the tracker's hint for a card it
+# never read (a small 9S read 9S 0.37 / TS 0.24 frame after frame).
+WEAK_PROB = 0.2
 DEFAULT_TURNS = 4  # averaged over 4 quarter turns: real photos P 0.967 -> 0.984, R 0.878 -> 0.895
 BOX_CONF = 0.02  # class-agnostic box threshold: 0.1 boxed 51% of real cards, 0.02 boxed 88%
 BOX_MODEL_CONF = 0.1  # a one-class box model's own scores (chosen on data/synth_v2): card_boxes.md
@@ -66,18 +70,34 @@ def _read(
     return Detection(LABELS[best], float(np.clip(cards[best], 0.0, 1.0)), box, alternatives)
 
 
+def _weak(
+    box: tuple[float, float, float, float], row: np.ndarray, weak_prob: float
+) -> Detection | None:
+    """An unnamed detection whose alternatives are the box's readings at weak_prob or more (the
+    best one under min_prob, above "none"), or None."""
+    cards = row[:NONE]
+    order = np.argsort(-cards)
+    if row[NONE] >= cards[order[0]] or cards[order[0]] < weak_prob:
+        return None
+    readings = tuple((LABELS[int(i)], round(float(cards[i]), 4))
+                     for i in order[:MAX_ALTERNATIVES] if cards[i] >= 0.05)
+    return Detection(UNNAMED, 0.0, box, readings)
+
+
 def refine(
     bgr: np.ndarray,
     detections: Sequence[Detection],
     classifier: CardClassifier,
     min_prob: float = DEFAULT_MIN_PROB,
     detector_weight: float = 0.0,
+    weak_prob: float | None = None,
 ) -> list[Detection]:
-    """Re-read each detection's box; drop the ones read as "none", keep one per card."""
+    """Re-read each detection's box; drop the ones read as "none", keep one per card. With
+    `weak_prob`, the boxes read too weakly to name follow, unnamed (`_weak`)."""
     if not detections:
         return []
     probs = classifier.probabilities(bgr, [d.box for d in detections])
-    out = []
+    out, weak = [], []
     for d, row in zip(detections, probs, strict=True):
         row = row.astype(np.float32)
         if detector_weight > 0:
@@ -86,7 +106,9 @@ def refine(
         found = _read(d.box, row, min_prob)
         if found is not None:
             out.append(found)
-    return one_per_card(out)
+        elif weak_prob is not None and (hint := _weak(d.box, row, weak_prob)) is not None:
+            weak.append(hint)
+    return one_per_card(out) + weak
 
 
 def refine_boxes(
@@ -126,6 +148,7 @@ class TwoStage:
         detector_weight: float = 0.0,
         background: TableBackground | None = None,
         reads_main: bool = False,
+        weak_prob: float | None = None,
     ) -> None:
         self.detector = detector
         # `reads_main`: the loop passes the camera's full-resolution picture too (`main`), where
@@ -137,6 +160,7 @@ class TwoStage:
         self.classifier = classifier
         self.box_conf = box_threshold(detector) if box_conf is None else box_conf
         self.min_prob = min_prob
+        self.weak_prob = weak_prob  # video: weak readings passed on unnamed (`WEAK_PROB`)
         self.detector_weight = detector_weight
         # Class-agnostic boxes when the detector offers them: its names need not be right.
         self._boxes = getattr(detector, "boxes", None)
@@ -145,10 +169,10 @@ class TwoStage:
     def _read(self, bgr: np.ndarray, main: np.ndarray | None, boxes: Sequence[Detection],
               weight: float) -> list[Detection]:
         if main is None or main.shape[:2] == bgr.shape[:2]:
-            return refine(bgr, boxes, self.classifier, self.min_prob, weight)
+            return refine(bgr, boxes, self.classifier, self.min_prob, weight, self.weak_prob)
         sx, sy = main.shape[1] / bgr.shape[1], main.shape[0] / bgr.shape[0]
         found = refine(main, [_scaled(d, sx, sy) for d in boxes], self.classifier,
-                       self.min_prob, weight)
+                       self.min_prob, weight, self.weak_prob)
         return [_scaled(d, 1 / sx, 1 / sy) for d in found]
 
     def __repr__(self) -> str:
@@ -156,7 +180,8 @@ class TwoStage:
             f"TwoStage({getattr(self.detector, 'model', self.detector)} boxes at "
             f"{self.box_conf}, {self.classifier.path.name} x{self.classifier.turns} turns"
             f"{'' if self.min_prob == DEFAULT_MIN_PROB else f', names at {self.min_prob}'}"
-            f"{', felt learnt' if self.background is not None else ''})"
+            f"{', felt learnt' if self.background is not None else ''}"
+            f"{'' if self.weak_prob is None else f', weak readings from {self.weak_prob}'})"
         )
 
     @property
@@ -179,11 +204,14 @@ class TwoStage:
             boxes = self.detector.detect(bgr, conf=self.box_conf)
         found = self._read(bgr, main, boxes, self.detector_weight)
         if self.background is not None:  # then what differs from the felt where no card was read
-            extra = self.background.boxes(bgr, [d.box for d in found])
+            named = [d.box for d in found if d.card != UNNAMED]
+            extra = self.background.boxes(bgr, named)
             if extra:
                 unnamed = [Detection(UNNAMED, 0.0, box) for box in extra]
-                found = one_per_card(found + self._read(bgr, main, unnamed, 0.0))
-            self.background.learn([d.box for d in found])
+                both = found + self._read(bgr, main, unnamed, 0.0)
+                found = one_per_card([d for d in both if d.card != UNNAMED]) + [
+                    d for d in both if d.card == UNNAMED]
+            self.background.learn([d.box for d in found if d.card != UNNAMED])
         self.last_ms = (time.perf_counter() - start) * 1000
         return [d for d in found if conf is None or d.confidence >= conf]
 
@@ -222,4 +250,5 @@ def with_classifier(
         return detector
     background = TableBackground() if felt else None
     return TwoStage(detector, CardClassifier(model, turns=turns), box_conf, min_prob,
-                    background=background, reads_main=read_main)
+                    background=background, reads_main=read_main,
+                    weak_prob=WEAK_PROB if felt else None)

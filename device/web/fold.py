@@ -203,6 +203,9 @@ def _correction(game: Folded, ev: Event) -> None:
         play.read_as = play.card
     play.card = str(ev.data["card"])
     play.deduced = play.read_as is None and bool(ev.data.get("deduced"))
+    if ev.data.get("uncertain"):  # named from weak readings (the rules left several ways)
+        play.uncertain = True
+        play.alternatives = [list(a) for a in ev.data.get("alternatives", [])]
     if ev.actor != "camera":
         play.alternatives = []  # the referee looked: the card is no longer in doubt
 

@@ -126,6 +126,22 @@ def test_refine_drops_none_keeps_one_per_card_and_fills_alternatives() -> None:
     assert out[0].confidence == pytest.approx(expected, abs=1e-6)
 
 
+def test_refine_passes_weak_readings_on_unnamed_when_asked() -> None:
+    image = np.zeros((100, 300, 3), np.uint8)
+    dets = [_det("?", 0), _det("?", 50), _det("?", 100), _det("?", 150)]
+    rows = [{"9S": 0.9, "none": 0.1}, {"9S": 0.37, "TS": 0.24, "8S": 0.06, "none": 0.2, "9C": 0.13},
+            {"9C": 0.15, "9D": 0.15, "9H": 0.15, "8C": 0.15, "8D": 0.15, "7C": 0.15, "none": 0.1},
+            {"QC": 0.3, "QS": 0.1, "none": 0.6}]
+    assert [d.card for d in refine(image, dets, _Fixed(rows))] == ["9S"]  # type: ignore[arg-type]
+    out = refine(image, dets, _Fixed(rows), weak_prob=0.2)  # type: ignore[arg-type]
+    # Too weak to name (under min_prob) yet above none and weak_prob: unnamed, with its readings;
+    # never counted as a card (confidence 0). Under weak_prob, or none first: dropped as before.
+    assert [(d.card, d.confidence, d.box) for d in out] == [
+        ("9S", pytest.approx(0.9, abs=0.01), dets[0].box), ("?", 0.0, dets[1].box)]
+    assert [c for c, _p in out[1].alternatives] == ["9S", "TS", "9C", "8S"]
+    assert out[1].alternatives[0][1] == pytest.approx(0.37, abs=0.01)
+
+
 def test_refine_can_weigh_the_detectors_reading() -> None:
     image = np.zeros((100, 300, 3), np.uint8)
     dets = [_det("KH", 0, conf=0.9, alts=(("KD", 0.05),))]

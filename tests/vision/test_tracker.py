@@ -824,3 +824,41 @@ def test_the_doubt_does_not_hold_cards_when_the_leaders_place_was_not_empty() ->
             ev2 += ev3
         assert plays(ev + ev2) == [("N", None), ("W", "7C"), ("S", "8C"), ("E", "9C")]
         assert "correction" not in kinds(ev + ev2)
+
+
+@pytest.mark.parametrize("hinted", [True, False])
+def test_weak_readings_name_unread_cards_the_rules_cannot_tell_apart(hinted: bool) -> None:
+    import random
+
+    from engine.contract import Contract
+    from engine.playout import play_out
+    from engine.rules import find_rules
+    from vision.detections import UNNAMED
+
+    contract = Contract.from_json({"taker": "N", "bid": 80, "trump": "H"})
+    deal = play_out(random.Random(2), find_rules("ffb-coinche"), contract)
+    tr = started(str(deal.dealer), contract.to_json())
+    for i, (seat, card) in enumerate(deal.plays[:28]):
+        tr.observe({"type": "card_played", "data": {"seat": str(seat), "card": str(card)}})
+        if i % 4 == 3:
+            tr.observe({"type": "trick_gathered", "data": {}})
+    last = [(str(s), str(c)) for s, c in deal.plays[28:]]
+    assert last == [("E", "9H"), ("N", "KC"), ("W", "9S"), ("S", "TC")]
+    # W's 9S and S's TC are never read: either could be either card by the rules. W's card is
+    # read too weakly to name, frame after frame: 9S 0.4, TC 0.1.
+    x, y = SPOT["W"]
+    weak = Detection(UNNAMED, 0.0, (x - 28.5, y - 44, x + 28.5, y + 44),
+                     (("9S", 0.4), ("TC", 0.1)))
+    lying = _trick(dict(last[:2]))
+    events, t = run(tr, lambda t: [*lying(t), *([weak] if hinted else [])], seconds=2.0)
+    ev, _ = run(tr, lambda t: [], t0=t, seconds=3.0)  # swept
+    events += ev
+    assert plays(events) == [("E", "9H"), ("N", "KC"), ("W", None), ("S", None)]
+    fixes = [e["data"] for e in events if e["type"] == "correction"]
+    if not hinted:  # the rules alone leave two ways: both stay unread
+        assert fixes == [] and tr.view.unread == [30, 31]
+        return
+    hinted = {"before": None, "uncertain": True}
+    assert fixes == [{"play": 30, "card": "9S", **hinted, "alternatives": [["TC", 0.2]]},
+                     {"play": 31, "card": "TC", **hinted, "alternatives": []}]
+    assert tr.view.plays[30:] == [("W", "9S"), ("S", "TC")] and kinds(events)[-1] == "deal_over"

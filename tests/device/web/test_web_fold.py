@@ -31,6 +31,22 @@ def test_corrections_keep_what_the_camera_read() -> None:
     assert (p.card, p.read_as) == ("8C", "7S")
 
 
+def test_unread_cards_named_by_proof_or_by_weak_readings_are_written_differently() -> None:
+    store = _log(("deal_started", {"dealer": "E"}, "camera"),
+                 ("card_played", {"seat": "N", "card": None, "uncertain": True}, "camera"),
+                 ("card_played", {"seat": "W", "card": None, "uncertain": True}, "camera"),
+                 ("correction", {"play": 0, "card": "7S", "before": None, "deduced": True},
+                  "camera"),
+                 ("correction", {"play": 1, "card": "9S", "before": None, "uncertain": True,
+                                 "alternatives": [["TS", 0.3]]}, "camera"))
+    proven, hinted = fold(store.events()).deal.plays
+    # Proven by the rules: written unread, the engine deduces it again from the record.
+    assert proven.deduced and proven.record_entry() == ["N", None]
+    # Read weakly (the rules left two ways): written with the other reading in doubt.
+    assert not hinted.deduced and hinted.uncertain
+    assert hinted.record_entry() == ["W", "9S", ["TS"]]
+
+
 def test_events_that_cannot_apply_are_reported_not_raised() -> None:
     store = _log(("correction", {"play": 0, "card": "7C"}, "referee"),
                  ("deal_started", {"dealer": "E"}, "camera"),
