@@ -101,6 +101,7 @@ class ReadingFixes:
     tracks: list[CardTrack]
     _mend_tried: set[tuple[int, float]]
     _hints: dict[tuple[int, str], dict[str, float]]
+    _glimpsed: dict[str, float]
 
     if TYPE_CHECKING:  # provided by TableTracker
         def _emit(self, out: list[Event], kind: str, data: Mapping[str, Any], **extra: Any) -> None:
@@ -141,10 +142,23 @@ class ReadingFixes:
             return
         if not any(o.state == "candidate" and o.zone in leaders and o.first_seen > first.first_seen
                    and (o.held or self._steady(o, t)) for o in self.tracks) \
-                and not _in_turn_from(view, lying, first.zone, leaders):
+                and not _in_turn_from(view, lying, first.zone, leaders) \
+                and not self._first_alone(first, leaders):
             return
         self._mend_tried.add((view.gathered, first.first_seen))
         self._correct(trick_won_by(view, self.tracks, first.zone), out)
+
+    def _first_alone(self, first: CardTrack, leaders: set[str]) -> bool:
+        """Whether, whoever of `leaders` led, two or more seats would have played before
+        `first` without anything lying in their places since the sweep: then `first`'s seat
+        led."""
+        for leader in leaders:
+            order = self.view.order_from(leader)
+            before = order[:order.index(first.zone)]
+            if len(before) < 2 or any(self._glimpsed.get(seat, first.first_seen) < first.first_seen
+                                      for seat in before):
+                return False
+        return True
 
     def _correct(self, fix: tuple[int, str, CardTrack] | None, out: list[Event]) -> None:
         if fix is None:

@@ -862,3 +862,22 @@ def test_weak_readings_name_unread_cards_the_rules_cannot_tell_apart(hinted: boo
     assert fixes == [{"play": 30, "card": "9S", **hinted, "alternatives": [["TC", 0.2]]},
                      {"play": 31, "card": "TC", **hinted, "alternatives": []}]
     assert tr.view.plays[30:] == [("W", "9S"), ("S", "TC")] and kinds(events)[-1] == "deal_over"
+
+
+@pytest.mark.parametrize("glimpse", [False, True])
+def test_a_lone_card_two_seats_after_the_leader_corrects_the_trick_before(glimpse: bool) -> None:
+    tr = started("E", {"taker": "N", "bid": 80, "trump": "S"})  # N leads, then W, S, E
+    # N's QD reads QH three frames in five: N seems to win; as QD, S's KD won it.
+    _, t = _misread_first_trick(tr, rest=(("W", "8D"), ("S", "KD"), ("E", "9D")))
+    assert tr.view.leaders() == {"N"}
+    if glimpse:  # something lay in front of N a moment after the sweep (N's lead, unread?)
+        _, t = run(tr, _trick({"N": "TC"}), t0=t, seconds=0.2)
+    # S's card comes first. Had N led, N and W would have played before it, unseen both: by
+    # N's other reading S won and leads, at once.
+    ev, t = run(tr, _trick({"S": "7C"}), t0=t, seconds=1.0)
+    if glimpse:  # N's place was not empty: S's card waits for its turn, nothing corrected
+        assert ev == [] and tr.view.plays[0] == ("N", "QH")
+        return
+    assert kinds(ev) == ["correction", "card_played"]
+    assert ev[0]["data"] == {"play": 0, "card": "QD", "before": "QH"}
+    assert plays(ev) == [("S", "7C")] and ev[1]["data"]["t"] - (t - 1.0) <= 0.3 + 0.15
