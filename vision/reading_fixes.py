@@ -31,16 +31,17 @@ def _track_of(tracks: Sequence[CardTrack], card: str) -> CardTrack | None:
 
 
 def card_seen_twice(view: DealView, tracks: Sequence[CardTrack], card: str,
-                    share_now: float) -> tuple[int, str, CardTrack] | None:
+                    share_now: float, rival: float = 0.0) -> tuple[int, str, CardTrack] | None:
     """`card` is clearly seen landing (`share_now` of its votes), yet was recorded before: the
     earlier play, its right card and its track, when its own picture has since come to read as
     another card, or it was read less surely than this one and its second reading, a card not
-    played yet, was a real contender (`CardTrack.misread_as`)."""
+    played yet, was a real contender (`CardTrack.misread_as`) at least as strong as the new
+    card's own other reading (`rival`, its share: then the new card is likelier the misread)."""
     old = _track_of(tracks, card)
     if old is None:
         return None
     best = old.misread_as(card, share_now, view.played)
-    if best is None:
+    if best is None or dict(old.readings()).get(best, 0.0) < rival:
         return None
     index = next(i for i, (_seat, c) in enumerate(view.plays) if c == card)
     return index, best, old
@@ -117,18 +118,22 @@ class ReadingFixes:
         top, share = tr.readings()[0]
         if share >= 0.6 and top in self.view.played and not any(
                 o.state == "played" and o.card == top for o in self.tracks):
-            self._recall(top, share, out)
+            self._recall(tr, out)
 
-    def _recall(self, card: str, share_now: float, out: list[Event]) -> None:
-        """`card` is clearly seen landing, yet was recorded before: a deck holds one, so the
-        earlier reading is corrected when its own votes tell what it was
-        (`card_seen_twice`)."""
-        self._correct(card_seen_twice(self.view, self.tracks, card, share_now), out)
+    def _recall(self, tr: CardTrack, out: list[Event]) -> None:
+        """`tr` is clearly seen landing as a card recorded before: a deck holds one, so the
+        earlier reading is corrected when its own votes tell what it was, better than `tr`'s
+        own other reading (`card_seen_twice`)."""
+        readings = tr.readings()
+        card, share = readings[0]
+        rival = max((v for c, v in readings[1:] if c not in self.view.played), default=0.0)
+        self._correct(card_seen_twice(self.view, self.tracks, card, share, rival), out)
 
     def _mend_leader(self, t: float, out: list[Event]) -> None:
         """At a trick's start, the first card lying (held: its seat cannot lead) was put down
-        before a card of a seat that can: the last trick's readings, not the order of the
-        seats, are then in doubt, and one other reading that makes the first seat its winner
+        before a card of a seat that can (nothing, not even a box read weakly, lay in that
+        seat's place before): the last trick's readings, not the order of the seats, are then
+        in doubt, and one other reading that makes the first seat its winner
         is taken (`trick_won_by`). Tried once per trick and first card."""
         view = self.view
         leaders = view.leaders() if view.gathered and not view.trick_plays else None
@@ -140,8 +145,9 @@ class ReadingFixes:
         first = min(lying, key=lambda o: o.first_seen)
         if first.zone in leaders or (view.gathered, first.first_seen) in self._mend_tried:
             return
-        if not any(o.state == "candidate" and o.zone in leaders and o.first_seen > first.first_seen
-                   and (o.held or self._steady(o, t)) for o in self.tracks) \
+        if not any(o.state == "candidate" and o.zone in leaders and (o.held or self._steady(o, t))
+                   and min(o.first_seen, self._glimpsed.get(o.zone, o.first_seen))
+                   > first.first_seen for o in self.tracks) \
                 and not _in_turn_from(view, lying, first.zone, leaders) \
                 and not self._first_alone(first, leaders):
             return

@@ -27,7 +27,7 @@ from typing import Any
 
 from vision.card_track import CardTrack, count_since, dist
 from vision.deal_view import DealView
-from vision.detections import UNNAMED, Detection, iou
+from vision.detections import UNNAMED, Detection, inside, iou
 from vision.gathering import Gathering
 from vision.geometry import OUTSIDE, TRICK, TableGeometry
 from vision.reading_fixes import ReadingFixes
@@ -41,8 +41,12 @@ LOST_KEEP = 5.0
 # A card held for its turn is kept out of sight (under a hand) once seen this many times; one
 # glimpsed fewer times (a hand's shadow read as a card for a few frames) is forgotten like any.
 HELD_SEEN = 8
-# A candidate whose box covers this much of a played card's (IoU), both seen, is that card.
+# A candidate whose box covers this much of a played card's (IoU), both seen, is that card; so is
+# one lying mostly inside it (ECHO_INSIDE of its box) that reads that card too (a box on the part
+# of a card not under the next one, read as a neighbouring name).
 ECHO_IOU = 0.5
+ECHO_INSIDE = 0.5
+ECHO_SHARE = 0.05
 
 
 @dataclass
@@ -69,6 +73,16 @@ class TrackerSettings:
     def from_config(cls, cfg: Any) -> TrackerSettings:
         names = cls.__dataclass_fields__
         return cls(**{k: v for k, v in dict(cfg).items() if k in names})
+
+
+def _echo(tr: CardTrack, played: CardTrack, strict: bool = False) -> bool:
+    """Whether candidate `tr` is a second box on the `played` card (`strict`: only when it
+    reads that card too)."""
+    assert tr.box is not None and played.box is not None
+    reads_it = dict(tr.readings()).get(played.card or "", 0.0) >= ECHO_SHARE
+    if iou(tr.box, played.box) >= ECHO_IOU and (reads_it or not strict):
+        return True
+    return inside(tr.box, played.box) >= ECHO_INSIDE and reads_it
 
 
 class TableTracker(Gathering, ReadingFixes):
@@ -188,24 +202,26 @@ class TableTracker(Gathering, ReadingFixes):
 
     def _note_hints(self, detections: Sequence[Detection]) -> None:
         """Weak readings (unnamed boxes with readings) in front of a seat count for its card in
-        the trick on the table."""
+        the trick on the table; something lies there (`_glimpsed`)."""
         for d in detections:
             if d.card == UNNAMED and d.alternatives and (zone := self._zone(d)) in _SEATS:
+                self._glimpsed.setdefault(zone, self._now)
                 votes = self._hints.setdefault((self.view.gathered, zone), {})
                 for card, p in d.alternatives:
                     votes[card] = votes.get(card, 0.0) + float(p)
 
     def _drop_echoes(self, t: float) -> None:
         """A candidate lying where a card of the trick on the table lies, seen with it, is that
-        card read twice (two boxes on one card, one read as another name): never a play. (Once
-        the trick has its four cards, a card there is the next lead, the old one swept.)"""
+        card read twice (two boxes on one card, one read as another name): never a play. Once
+        the trick has its four cards, a card there may be the next lead put where an old one
+        was swept: only one that also reads that card, seen with it this very frame, is it."""
         s = self.settings
-        if len(self.view.trick_plays) >= 4:
-            return
-        played = [o for o in self.tracks if o.state == "played" and t - o.last_seen <= s.forget_s]
+        full = len(self.view.trick_plays) >= 4
+        played = [o for o in self.tracks if o.state == "played" and o.box is not None
+                  and (o.last_seen == t if full else t - o.last_seen <= s.forget_s)]
         for tr in self.tracks:
             if tr.state == "candidate" and tr.box is not None and t - tr.last_seen <= s.forget_s \
-                    and any(iou(tr.box, o.box) >= ECHO_IOU for o in played if o.box is not None):
+                    and any(_echo(tr, o, full) for o in played):
                 tr.state, tr.held = "ignored", False
 
     def _found_again(self, tr: CardTrack) -> None:
@@ -250,9 +266,10 @@ class TableTracker(Gathering, ReadingFixes):
         placed = len(view.trick_plays)
         if placed == 0:
             leaders = view.leaders()
+            here = min(tr.first_seen, self._glimpsed.get(tr.zone, tr.first_seen))
             out_of_turn = leaders is not None and (tr.zone not in leaders or any(
                 o.state == "candidate" and o.zone in _SEATS and o.zone != tr.zone
-                and o.first_seen < tr.first_seen and len(o.times) >= 2
+                and o.first_seen < here and len(o.times) >= 2
                 and (o.held or t - o.last_seen <= s.forget_s) for o in self.tracks))
         else:  # (a card in front of a seat whose play here is unread fills it: `_fill_unread`)
             out_of_turn = placed < 4 and turn is not None and tr.zone != turn \
@@ -324,7 +341,7 @@ class TableTracker(Gathering, ReadingFixes):
         if len(view.plays) >= 4 * (view.gathered + 1):
             self._gather(out)  # the next trick has begun, so the last one was gathered
         if readings[0][1] >= 0.6 and top in view.played:
-            self._recall(top, readings[0][1], out)
+            self._recall(tr, out)
         seat, seat_sure = self._seat(tr)
         card, resolved = view.choose(readings, seat)
         if card is None:

@@ -881,3 +881,62 @@ def test_a_lone_card_two_seats_after_the_leader_corrects_the_trick_before(glimps
     assert kinds(ev) == ["correction", "card_played"]
     assert ev[0]["data"] == {"play": 0, "card": "QD", "before": "QH"}
     assert plays(ev) == [("S", "7C")] and ev[1]["data"]["t"] - (t - 1.0) <= 0.3 + 0.15
+
+
+@pytest.mark.parametrize("rival", [0.35, 0.1])
+def test_a_card_read_twice_corrects_whichever_reading_has_the_stronger_contender(
+        rival: float) -> None:
+    tr = started("E")
+    # N's card reads QH half the time, JH and KH a quarter each; then W's reads QH more
+    # surely, QD by `rival`.
+    n = det("QH", "N", 0.5, [("JH", 0.25), ("KH", 0.25)])
+    events, t = run(tr, lambda t: [n], seconds=1.5)
+    assert plays(events) == [("N", "QH")]
+    w = det("QH", "W", 1.0 - rival, [("QD", rival)])
+    ev, _ = run(tr, lambda t: [n, w], t0=t, seconds=1.0)
+    if rival > 0.25:  # W's QD is the likelier misreading: W's card is QD, N's stays QH
+        assert kinds(ev) == ["card_played"] and plays(ev) == [("W", "QD")]
+        assert tr.view.plays == [("N", "QH"), ("W", "QD")]
+    else:  # N's JH is: N's card was JH, W's the real QH
+        assert kinds(ev) == ["correction", "card_played"] and plays(ev) == [("W", "QH")]
+        assert tr.view.plays == [("N", "JH"), ("W", "QH")]
+
+
+def test_a_box_on_the_uncovered_part_of_a_trick_card_is_not_the_next_lead() -> None:
+    tr = started("E", {"taker": "N", "bid": 80, "trump": "S"})  # N leads, then W, S, E
+    cards = {"N": "7H", "W": "AH", "S": "9H", "E": "8H"}
+    events, t = run(tr, _trick(cards), seconds=2.0)
+    assert len(plays(events)) == 4 and tr.view.turn == "W"  # W won with AH
+    # The trick still lies there. A small box on W's AH, mostly inside it, reads TH (AH its
+    # second reading), frame after frame: W's card read twice, not W's next lead.
+    x, y = SPOT["W"]
+    part = Detection("TH", 0.6, (x, y + 4, x + 28.5, y + 44), (("AH", 0.15),))
+    ev, t = run(tr, lambda t: [*_trick(cards)(t), part], t0=t, seconds=3.0)
+    assert plays(ev) == [] and "trick_gathered" not in kinds(ev)
+    # Once the trick is swept, W's real lead is W's.
+    ev, t = run(tr, lambda t: [], t0=t, seconds=1.0)
+    ev2, _ = run(tr, _trick({"W": "TH"}), t0=t, seconds=1.0)
+    assert kinds(ev) == ["trick_gathered"] and plays(ev2) == [("W", "TH")]
+
+
+@pytest.mark.parametrize("weak_first", [True, False])
+def test_a_leaders_card_read_late_does_not_question_the_trick_before_if_it_lay_there(
+        weak_first: bool) -> None:
+    from vision.detections import UNNAMED
+
+    tr = started("E", {"taker": "N", "bid": 80, "trump": "S"})  # N leads, then W, S, E
+    _, t = _misread_first_trick(tr)  # read QH, N won; as QD (its other reading), W won
+    x, y = SPOT["N"]
+    weak = Detection(UNNAMED, 0.0, (x - 28.5, y - 44, x + 28.5, y + 44), (("TC", 0.3),))
+    # N's TC lies there first, read too weakly to name (or nothing is seen there at all);
+    # W's 7C lands; N's card is named only then.
+    before = [weak] if weak_first else []
+    ev, t = run(tr, lambda t: before, t0=t, seconds=0.5)
+    ev2, t = run(tr, lambda t: [*before, det("7C", "W")], t0=t, seconds=1.0)
+    ev3, _ = run(tr, _trick({"N": "TC", "W": "7C"}), t0=t, seconds=1.0)
+    events = ev + ev2 + ev3
+    if weak_first:  # N's card was there first: N led, as read; nothing corrected
+        assert "correction" not in kinds(events)
+        assert plays(events) == [("N", "TC"), ("W", "7C")]
+    else:  # N's card came after W's: W led, so W won the trick before (QD); N plays last
+        assert kinds(events)[0] == "correction" and plays(events) == [("W", "7C")]
