@@ -940,3 +940,18 @@ def test_a_leaders_card_read_late_does_not_question_the_trick_before_if_it_lay_t
         assert plays(events) == [("N", "TC"), ("W", "7C")]
     else:  # N's card came after W's: W led, so W won the trick before (QD); N plays last
         assert kinds(events)[0] == "correction" and plays(events) == [("W", "7C")]
+
+
+def test_a_box_far_smaller_than_the_cards_played_is_not_a_play() -> None:
+    tr = started("E")  # N leads, then W, S, E
+    events, t = _one_by_one(tr, [("N", "7H"), ("W", "8H"), ("S", "9H"), ("E", "AH")])
+    ev, t = run(tr, lambda t: [], t0=t, seconds=1.0)  # swept; E won and leads
+    assert len(plays(events)) == 4 and kinds(ev) == ["trick_gathered"]
+    # A patch of the table's pattern before E, half a card's size, reads AC: not E's lead...
+    x, y = SPOT["E"][0] + 65, SPOT["E"][1]
+    patch = Detection("AC", 0.6, (x - 14, y - 22, x + 14, y + 22), (("AS", 0.15),))
+    ev, t = run(tr, lambda t: [patch], t0=t, seconds=2.0)
+    assert plays(ev) == []
+    # ... while a whole card there is.
+    ev, _ = run(tr, lambda t: [patch, det("7C", "E")], t0=t, seconds=1.0)
+    assert plays(ev) == [("E", "7C")] and tr._zone(patch) == "E"
