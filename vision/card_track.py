@@ -1,7 +1,14 @@
 """One card lying on the felt, followed from frame to frame by the table tracker: where it rests,
 when it was seen, and the votes of every reading of its name.
 
->>> from vision.detections import Detection
+>>> from vision.detections import Detection, inside, iou
+
+# A candidate whose box covers this much of a played card's (IoU), both seen, is that card; so is
+# one lying mostly inside it (ECHO_INSIDE of its box) that reads that card too (a box on the part
+# of a card not under the next one, read as a neighbouring name).
+ECHO_IOU = 0.5
+ECHO_INSIDE = 0.5
+ECHO_SHARE = 0.05
 >>> tr = CardTrack(None, "N", 0.0, 0.0)
 >>> tr.see(0.0, Detection("JH", 0.9, (0, 0, 57, 88), (("JD", 0.1),)), "N", 0.15)
 >>> tr.readings()
@@ -13,7 +20,14 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 
-from vision.detections import Detection
+from vision.detections import Detection, inside, iou
+
+# A candidate whose box covers this much of a played card's (IoU), both seen, is that card; so is
+# one lying mostly inside it (ECHO_INSIDE of its box) that reads that card too (a box on the part
+# of a card not under the next one, read as a neighbouring name).
+ECHO_IOU = 0.5
+ECHO_INSIDE = 0.5
+ECHO_SHARE = 0.05
 
 
 @dataclass(eq=False)
@@ -68,6 +82,16 @@ class CardTrack:
         if share < 0.5 and dict(readings).get(card, 0.0) >= share_now:
             return None
         return best
+
+    def echo_of(self, played: CardTrack, strict: bool = False) -> bool:
+        """Whether this candidate is a second box on the `played` card (`strict`: only when it
+        reads that card too)."""
+        if self.box is None or played.box is None:
+            return False
+        reads_it = dict(self.readings()).get(played.card or "", 0.0) >= ECHO_SHARE
+        if iou(self.box, played.box) >= ECHO_IOU and (reads_it or not strict):
+            return True
+        return inside(self.box, played.box) >= ECHO_INSIDE and reads_it
 
     def see(self, t: float, det: Detection, zone: str, settle: float) -> None:
         self.box, self.last_seen = det.box, t

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from vision.card_track import CardTrack
 from vision.deal_view import DealView
+from vision.detections import UNNAMED, Detection
 
 Event = dict[str, Any]
 _SEATS = ("N", "E", "S", "W")
@@ -103,12 +104,16 @@ class ReadingFixes:
     _mend_tried: set[tuple[int, float]]
     _hints: dict[tuple[int, str], dict[str, float]]
     _glimpsed: dict[str, float]
+    _now: float
 
     if TYPE_CHECKING:  # provided by TableTracker
         def _emit(self, out: list[Event], kind: str, data: Mapping[str, Any], **extra: Any) -> None:
             ...
 
         def _steady(self, tr: CardTrack, t: float) -> bool:
+            ...
+
+        def _zone(self, det: Detection) -> str:
             ...
 
     def _recall_early(self, tr: CardTrack, out: list[Event]) -> None:
@@ -172,6 +177,16 @@ class ReadingFixes:
         index, card, track = fix
         self._emit(out, "correction", {"play": index, "card": card, "before": track.card})
         track.card = card
+
+    def _note_hints(self, detections: Sequence[Detection]) -> None:
+        """Weak readings (unnamed boxes with readings) in front of a seat count for its card in
+        the trick on the table; something lies there (`_glimpsed`)."""
+        for d in detections:
+            if d.card == UNNAMED and d.alternatives and (zone := self._zone(d)) in _SEATS:
+                self._glimpsed.setdefault(zone, self._now)
+                votes = self._hints.setdefault((self.view.gathered, zone), {})
+                for card, p in d.alternatives:
+                    votes[card] = votes.get(card, 0.0) + float(p)
 
     def _name_unread(self, out: list[Event]) -> None:
         """The deal is over: each unread card the rest of the deal proves is written in as a

@@ -28,7 +28,7 @@ from typing import Any
 
 from vision.card_track import CardTrack, count_since, dist
 from vision.deal_view import DealView
-from vision.detections import UNNAMED, Detection, inside, iou
+from vision.detections import Detection
 from vision.gathering import Gathering
 from vision.geometry import OUTSIDE, TRICK, TableGeometry
 from vision.reading_fixes import ReadingFixes
@@ -42,14 +42,8 @@ LOST_KEEP = 5.0
 # A card held for its turn is kept out of sight (under a hand) once seen this many times; one
 # glimpsed fewer times (a hand's shadow read as a card for a few frames) is forgotten like any.
 HELD_SEEN = 8
-# A candidate whose box covers this much of a played card's (IoU), both seen, is that card; so is
-# one lying mostly inside it (ECHO_INSIDE of its box) that reads that card too (a box on the part
-# of a card not under the next one, read as a neighbouring name).
-ECHO_IOU = 0.5
 # A box before a seat under this share of the median size of the cards played is not a card.
 SMALL = 0.7
-ECHO_INSIDE = 0.5
-ECHO_SHARE = 0.05
 
 
 @dataclass
@@ -76,16 +70,6 @@ class TrackerSettings:
     def from_config(cls, cfg: Any) -> TrackerSettings:
         names = cls.__dataclass_fields__
         return cls(**{k: v for k, v in dict(cfg).items() if k in names})
-
-
-def _echo(tr: CardTrack, played: CardTrack, strict: bool = False) -> bool:
-    """Whether candidate `tr` is a second box on the `played` card (`strict`: only when it
-    reads that card too)."""
-    assert tr.box is not None and played.box is not None
-    reads_it = dict(tr.readings()).get(played.card or "", 0.0) >= ECHO_SHARE
-    if iou(tr.box, played.box) >= ECHO_IOU and (reads_it or not strict):
-        return True
-    return inside(tr.box, played.box) >= ECHO_INSIDE and reads_it
 
 
 class TableTracker(Gathering, ReadingFixes):
@@ -204,16 +188,6 @@ class TableTracker(Gathering, ReadingFixes):
         self._maybe_gather(t, out)
         return out
 
-    def _note_hints(self, detections: Sequence[Detection]) -> None:
-        """Weak readings (unnamed boxes with readings) in front of a seat count for its card in
-        the trick on the table; something lies there (`_glimpsed`)."""
-        for d in detections:
-            if d.card == UNNAMED and d.alternatives and (zone := self._zone(d)) in _SEATS:
-                self._glimpsed.setdefault(zone, self._now)
-                votes = self._hints.setdefault((self.view.gathered, zone), {})
-                for card, p in d.alternatives:
-                    votes[card] = votes.get(card, 0.0) + float(p)
-
     def _drop_echoes(self, t: float) -> None:
         """A candidate lying where a card of the trick on the table lies, seen with it, is that
         card read twice (two boxes on one card, one read as another name): never a play. Once
@@ -225,7 +199,7 @@ class TableTracker(Gathering, ReadingFixes):
                   and (o.last_seen == t if full else t - o.last_seen <= s.forget_s)]
         for tr in self.tracks:
             if tr.state == "candidate" and tr.box is not None and t - tr.last_seen <= s.forget_s \
-                    and any(_echo(tr, o, full) for o in played):
+                    and any(tr.echo_of(o, strict=full) for o in played):
                 tr.state, tr.held = "ignored", False
 
     def _found_again(self, tr: CardTrack) -> None:

@@ -73,8 +73,9 @@ def _read(
 def _weak(
     box: tuple[float, float, float, float], row: np.ndarray, weak_prob: float
 ) -> Detection | None:
-    """An unnamed detection whose alternatives are the box's readings at weak_prob or more (the
-    best one under min_prob, above "none"), or None."""
+    """An unnamed detection whose alternatives are the box's readings of 0.05 or more, when its
+    best one reads at least weak_prob (and above "none"), or None. (Called for boxes read
+    under min_prob.)"""
     cards = row[:NONE]
     order = np.argsort(-cards)
     if row[NONE] >= cards[order[0]] or cards[order[0]] < weak_prob:
