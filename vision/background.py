@@ -23,6 +23,8 @@ from statistics import median
 
 import numpy as np
 
+from vision.detections import inside
+
 Box = tuple[float, float, float, float]
 
 SCALE = 2  # the felt is learnt and compared at half resolution: cheap, and noise averages out
@@ -34,14 +36,9 @@ WARMUP = 10  # frames learnt before any patch is reported
 def _overlaps(box: Box, others: Sequence[Sequence[float]]) -> bool:
     """Whether `box` shares a third of its area with a box of `others`, or holds its centre."""
     x0, y0, x1, y1 = box
-    area = max((x1 - x0) * (y1 - y0), 1.0)
     for o in others:
-        ox0, oy0, ox1, oy1 = (float(v) for v in o)
-        w, h = min(x1, ox1) - max(x0, ox0), min(y1, oy1) - max(y0, oy0)
-        if w > 0 and h > 0 and w * h >= area / 3:
-            return True
-        cx, cy = (ox0 + ox1) / 2, (oy0 + oy1) / 2
-        if x0 <= cx <= x1 and y0 <= cy <= y1:
+        cx, cy = (float(o[0]) + float(o[2])) / 2, (float(o[1]) + float(o[3])) / 2
+        if inside(box, o) >= 1 / 3 or (x0 <= cx <= x1 and y0 <= cy <= y1):
             return True
     return False
 

@@ -1,14 +1,7 @@
 """One card lying on the felt, followed from frame to frame by the table tracker: where it rests,
 when it was seen, and the votes of every reading of its name.
 
->>> from vision.detections import Detection, inside, iou
-
-# A candidate whose box covers this much of a played card's (IoU), both seen, is that card; so is
-# one lying mostly inside it (ECHO_INSIDE of its box) that reads that card too (a box on the part
-# of a card not under the next one, read as a neighbouring name).
-ECHO_IOU = 0.5
-ECHO_INSIDE = 0.5
-ECHO_SHARE = 0.05
+>>> from vision.detections import Detection
 >>> tr = CardTrack(None, "N", 0.0, 0.0)
 >>> tr.see(0.0, Detection("JH", 0.9, (0, 0, 57, 88), (("JD", 0.1),)), "N", 0.15)
 >>> tr.readings()

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from vision.card_track import CardTrack
 from vision.deal_view import DealView
 from vision.geometry import TRICK
-from vision.reading_fixes import leader_in_doubt
+from vision.reading_fixes import leader_in_doubt, seats_in_turn
 
 Event = dict[str, Any]
 _SEATS = ("N", "E", "S", "W")
@@ -34,13 +34,6 @@ GAP_SEEN = 6
 # in doubt: the missing seat may simply not have played yet (the leader misread), so the gap
 # waits this long after the last of them appeared for its card, which then mends the last trick.
 DOUBT_WAIT = 3.0
-
-
-def _in_turn_from_other(view: DealView, held: list[CardTrack], leader: str) -> bool:
-    """Whether the held cards were put down one after the other in the seats' turn, starting
-    from a seat other than `leader`."""
-    seats = [tr.zone for tr in sorted(held, key=lambda tr: tr.first_seen)]
-    return seats[0] != leader and seats == view.order_from(seats[0])[:len(seats)]
 
 
 class Gathering:
@@ -198,8 +191,9 @@ class Gathering:
             return
         last = upto == len(left) - 1
         waited = min(t - tr.settled_since for tr in held) - s.steady_s
+        came = seats_in_turn(view, held)  # (None unless put down in turn from the first)
         if not trick and t - max(tr.first_seen for tr in held) < DOUBT_WAIT \
-                and _in_turn_from_other(view, held, leader) \
+                and came is not None and came[0] != leader \
                 and self._glimpsed.get(gaps[0], t) > min(tr.first_seen for tr in held) \
                 and leader_in_doubt(view, self.tracks):
             return  # the cards say another seat led, nothing lay where the "missing" one plays

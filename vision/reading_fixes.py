@@ -79,15 +79,20 @@ def leader_in_doubt(view: DealView, tracks: Sequence[CardTrack]) -> bool:
                for index, other, _track in _other_readings(view, tracks))
 
 
+def seats_in_turn(view: DealView, lying: Sequence[CardTrack]) -> list[str] | None:
+    """The seats of the cards lying, in the order they came, when that is the seats' turn from
+    the first of them; else None."""
+    seats = [o.zone for o in sorted(lying, key=lambda o: o.first_seen)]
+    return seats if seats and seats == view.order_from(seats[0])[:len(seats)] else None
+
+
 def _in_turn_from(view: DealView, lying: Sequence[CardTrack], seat: str,
                   leaders: set[str]) -> bool:
     """Whether the cards lying (held) came from `seat` and the seats after it, in turn, two or
     more of them, while every seat that may lead would leave two or more seats before them
     unread: the order of the cards says `seat` led, not the last trick's readings."""
-    seats = [o.zone for o in sorted(lying, key=lambda o: o.first_seen)]
-    if len(seats) < 2 or len(set(seats)) != len(seats):
-        return False
-    if seats != view.order_from(seat)[:len(seats)]:
+    seats = seats_in_turn(view, lying)
+    if seats is None or len(seats) < 2 or seats[0] != seat:
         return False
     for leader in leaders:
         order = view.order_from(leader)
