@@ -228,6 +228,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="box threshold of the first stage (default: the detector's own)")
     parser.add_argument("--turn-wait", type=float, default=None, metavar="S",
                         help="tracker.turn_wait: hold a card out of turn this long")
+    parser.add_argument("--tracker", action="append", default=[], metavar="NAME=VALUE",
+                        help="set a tracker setting (config `tracker.NAME`), e.g. max_wait=0.3; "
+                        "repeatable")
     parser.add_argument("--turns", type=int, default=4, choices=(1, 2, 4),
                         help="quarter turns the classifier averages (default 4, as shipped)")
     parser.add_argument("--rejudge", action="store_true",
@@ -294,9 +297,10 @@ def main(argv: list[str] | None = None) -> int:
     from device.commands.replay import replay
     from device.config import Config
 
-    config = Config()
+    tracker: dict[str, str | float] = dict(item.split("=", 1) for item in args.tracker)
     if args.turn_wait is not None:
-        config = Config.model_validate({"tracker": {"turn_wait": args.turn_wait}})
+        tracker["turn_wait"] = args.turn_wait
+    config = Config.model_validate({"tracker": tracker})  # (a wrong name: a clear error)
 
     items, frames, wall = [], 0, 0.0
     for path in tqdm(videos, desc="pipeline", unit="deal", file=sys.stderr):

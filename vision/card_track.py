@@ -36,7 +36,9 @@ class CardTrack:
     times: deque[float] = field(default_factory=lambda: deque(maxlen=256))
     votes: dict[str, float] = field(default_factory=dict)
     conf: dict[str, list[float]] = field(default_factory=dict)
-    state: str = "candidate"  # candidate | played | gathered | turned | ignored
+    # candidate | played | gathered | turned | ignored | stale (an unread card of a trick
+    # gathered, still lying there: its readings are never a play)
+    state: str = "candidate"
     card: str | None = None  # the name it was recorded under
     held: bool = False  # steady but out of turn: kept (even once gone) until its turn comes
 

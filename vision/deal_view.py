@@ -300,17 +300,20 @@ class DealView:
 
         return {str(c) for c in deal.possible_cards(Seat.from_str(seat))}
 
+    def news(self, readings: list[tuple[str, float]]) -> bool:
+        """Whether a track's `readings` may name a card not played yet: False when every one
+        is played, or the track reads a played card with no real second reading."""
+        left = [(c, v) for c, v in readings if c not in self.played]
+        return bool(left) and (left[0][0] == readings[0][0] or left[0][1] >= 0.15)
+
     def choose(self, readings: list[tuple[str, float]], seat: str) -> tuple[str | None, bool]:
         """The card to record for `seat` from a track's `readings` (card, share of the votes),
         and whether anything but the picture chose it. None: every reading is already played."""
-        played = self.played
-        left = [(c, v) for c, v in readings if c not in played]
-        if not left:
+        if not self.news(readings):
             return None, False
+        left = [(c, v) for c, v in readings if c not in self.played]
         resolved = left[0][0] != readings[0][0]
         top, share = left[0]
-        if resolved and share < 0.15:
-            return None, False  # a played card seen again, with no real second reading
         possible = self.possible(seat)
         # The engine's proofs only break a weak reading: a strong one that breaks a rule is a
         # violation to flag, never something to explain away.

@@ -206,15 +206,31 @@ class Gathering:
             return  # something lies there unread yet: perhaps the missing card
         self._gather_incomplete(t, held, out, whole=False, leader=leader, gather=False)
 
-    def _gather(self, out: list[Event]) -> None:
+    def _gather(self, out: list[Event], committing: CardTrack | None = None) -> None:
+        """The trick on the table is over (`committing`: the next trick's first card)."""
+        view = self.view
+        start = 4 * view.gathered
+        unread = {seat for seat, card in view.plays[start:start + 4] if card is None}
+        went = max((tr.last_seen for tr in self.tracks if tr.state == "played"), default=self._now)
         self._emit(out, "trick_gathered", {"t": round(self._now, 3)})
         self._glimpsed = {}
         for tr in self.tracks:
             if tr.state == "played":
                 tr.state = "gathered"
+            elif tr.zone in unread and tr is not committing and self._unread_card(tr, went):
+                tr.state, tr.held = "stale", False
         if self.view.gathered >= 8:
             self._name_unread(out)
             self._emit(out, "deal_over", {})  # gathered cards stay known until the next deal
+
+    def _unread_card(self, tr: CardTrack, went: float) -> bool:
+        """Whether `tr`, in front of a seat whose play in the trick now gathered is unread, is
+        that seat's card, left lying a moment after the others went: it was there before
+        they went (`went`: when the last of them was seen) and is there still. Its readings,
+        from now on, are never the seat's next lead (the unread play is named at the deal's
+        end, when the rest of the deal proves it)."""
+        return tr.state in ("candidate", "ignored") and not tr.held and tr.box is not None \
+            and tr.first_seen <= went and self._now - tr.last_seen <= self.settings.forget_s
 
     def _fill_unread(self, tr: CardTrack, t: float, out: list[Event]) -> bool:
         """A card read in front of a seat whose play in the trick still lying there is unread:

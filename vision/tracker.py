@@ -320,10 +320,16 @@ class TableTracker(Gathering, ReadingFixes):
         if view.complete:
             tr.state = "ignored"
             return
-        if len(view.plays) >= 4 * (view.gathered + 1):
-            self._gather(out)  # the next trick has begun, so the last one was gathered
         if readings[0][1] >= 0.6 and top in view.played:
             self._recall(tr, out)
+        if not view.news(readings):
+            # Every reading a card already played: no new trick began. Named, the track keeps
+            # the frames that read it alike (`match_tracks`): one object lying there, not a
+            # new track each time it settles.
+            tr.state, tr.card = "ignored", top
+            return
+        if len(view.plays) >= 4 * (view.gathered + 1):
+            self._gather(out, tr)  # the next trick has begun, so the last one was gathered
         seat, seat_sure = self._seat(tr)
         card, resolved = view.choose(readings, seat)
         if card is None:

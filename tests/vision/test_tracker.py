@@ -955,3 +955,33 @@ def test_a_box_far_smaller_than_the_cards_played_is_not_a_play() -> None:
     # ... while a whole card there is.
     ev, _ = run(tr, lambda t: [patch, det("7C", "E")], t0=t, seconds=1.0)
     assert plays(ev) == [("E", "7C")] and tr._zone(patch) == "E"
+
+
+def test_an_unread_card_left_lying_after_its_trick_went_is_not_the_next_lead() -> None:
+    contract = {"taker": "N", "bid": 80, "trump": "S"}
+    tr = started("E", contract)  # N leads, then W, S, E
+    _logged(tr, [("N", "7D"), ("W", "8D"), ("S", "KD"), ("E", "AD")])  # E won: E, N, W, S
+    # W's card is only ever read as 8D (a card played before): never a play of its own.
+    w_misread = lambda t: [det("8D", "W", 0.7)]  # noqa: E731
+    events, t = _one_by_one(tr, [("E", "7H"), ("N", "9H")])
+    for shown in ({"E": "7H", "N": "9H"}, {"E": "7H", "N": "9H", "S": "AH"}):
+        ev, t = run(tr, lambda t, shown=shown: [*_trick(shown)(t), *w_misread(t)], t0=t,
+                    seconds=1.5)
+        events += ev
+    assert plays(events) == [("E", "7H"), ("N", "9H"), ("W", None), ("S", "AH")]
+    # The three read cards are swept (the trick is gathered); W's card, gathered last, is
+    # read at last (QS) while it lies there alone: W's unread card of that trick, not W's
+    # lead of the next one.
+    ev, t = run(tr, w_misread, t0=t, seconds=1.0)
+    assert kinds(ev) == ["trick_gathered"] and tr.view.leaders() == {"W", "S"}
+    ev, t = run(tr, lambda t: [det("QS", "W")], t0=t, seconds=1.5)
+    assert ev == []
+    ev2, t = run(tr, lambda t: [], t0=t, seconds=1.0)
+    ev3, _ = run(tr, _trick({"S": "7C"}), t0=t, seconds=1.0)  # S won with AH and leads
+    assert plays(ev2 + ev3) == [("S", "7C")]
+    # ... while a card W puts down after it is gone is W's lead.
+    tr2 = started("E", contract)
+    _logged(tr2, [("N", "7D"), ("W", "8D"), ("S", "KD"), ("E", "AD")])
+    _logged(tr2, [("E", "7H"), ("N", "9H"), ("W", None), ("S", "AH")])
+    ev, _ = run(tr2, _trick({"W": "QS"}), seconds=1.0)
+    assert plays(ev) == [("W", "QS")]
