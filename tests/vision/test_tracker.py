@@ -985,3 +985,17 @@ def test_an_unread_card_left_lying_after_its_trick_went_is_not_the_next_lead() -
     _logged(tr2, [("E", "7H"), ("N", "9H"), ("W", None), ("S", "AH")])
     ev, _ = run(tr2, _trick({"W": "QS"}), seconds=1.0)
     assert plays(ev) == [("W", "QS")]
+
+
+def test_a_box_read_as_a_card_played_before_does_not_end_the_trick_lying_there() -> None:
+    tr = started("E", {"taker": "N", "bid": 80, "trump": "S"})  # N leads, then W, S, E
+    _logged(tr, [("N", "7D"), ("W", "8D"), ("S", "KD"), ("E", "AD")])  # E won: E, N, W, S
+    cards = {"E": "7H", "N": "9H", "W": "TH", "S": "AH"}
+    events, t = _one_by_one(tr, list(cards.items()))
+    assert len(plays(events)) == 4
+    # The trick lies there; beside it, something read as 8D (gathered in the first trick).
+    ghost = det("8D", (560, 560), 0.8)
+    ev, t = run(tr, lambda t: [*_trick(cards)(t), ghost], t0=t, seconds=2.0)
+    assert ev == [] and tr.view.gathered == 1
+    ev, _ = run(tr, lambda t: [ghost], t0=t, seconds=1.0)  # swept: gathered then, once
+    assert kinds(ev) == ["trick_gathered"]
