@@ -18,6 +18,10 @@ from typing import Any
 # Weak readings (votes: the classifier's probabilities summed over frames) must favour one way
 # of filling the unread plays by this much over the next to name them.
 HINT_MARGIN = 1.0
+# A track read mostly as a card already played is a new card only when its next reading not
+# played has this share of its votes (at 0.15, a woven table's pattern read QS 0.67, QC 0.19
+# became a play and shifted the rest of a simulated deal).
+OTHER_SHARE = 0.25
 
 _CCW = ("N", "W", "S", "E")
 _CW = ("N", "E", "S", "W")
@@ -304,7 +308,7 @@ class DealView:
         """Whether a track's `readings` may name a card not played yet: False when every one
         is played, or the track reads a played card with no real second reading."""
         left = [(c, v) for c, v in readings if c not in self.played]
-        return bool(left) and (left[0][0] == readings[0][0] or left[0][1] >= 0.15)
+        return bool(left) and (left[0][0] == readings[0][0] or left[0][1] >= OTHER_SHARE)
 
     def choose(self, readings: list[tuple[str, float]], seat: str) -> tuple[str | None, bool]:
         """The card to record for `seat` from a track's `readings` (card, share of the votes),

@@ -8,6 +8,7 @@ import time
 import pytest
 
 from engine.cards import Seat
+from vision.deal_view import OTHER_SHARE
 from vision.detections import Detection
 from vision.gathering import DOUBT_WAIT, GAP_WAIT, LAST_WAIT
 from vision.geometry import TableGeometry
@@ -999,3 +1000,19 @@ def test_a_box_read_as_a_card_played_before_does_not_end_the_trick_lying_there()
     assert ev == [] and tr.view.gathered == 1
     ev, _ = run(tr, lambda t: [ghost], t0=t, seconds=1.0)  # swept: gathered then, once
     assert kinds(ev) == ["trick_gathered"]
+
+
+@pytest.mark.parametrize("other", [0.15, 0.4])
+def test_a_box_read_mostly_as_a_card_played_before_needs_a_real_other_reading(
+        other: float) -> None:
+    tr = started("E", {"taker": "N", "bid": 80, "trump": "S"})  # N leads, then W, S, E
+    _logged(tr, [("N", "7D"), ("W", "QS"), ("S", "KD"), ("E", "AD")])  # W trumped: W leads
+    # Where W plays, a box read QS (gathered in the first trick) with QC far behind: a patch of
+    # the table's pattern, never W's lead; with QC a real contender, W's QC (in doubt).
+    x, y = SPOT["W"]
+    box = Detection("QS", 0.6, (x - 28.5, y - 44, x + 28.5, y + 44), (("QC", other),))
+    ev, _ = run(tr, lambda t: [box], seconds=2.0)
+    if other / (0.6 + other) < OTHER_SHARE:
+        assert ev == []
+    else:
+        assert plays(ev) == [("W", "QC")] and ev[0]["data"]["uncertain"] is True
