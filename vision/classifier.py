@@ -179,7 +179,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--batch", type=int, default=256)
     p.add_argument("--lr", type=float, default=3e-3)
     p.add_argument("--threads", type=int, default=2)
-    p.add_argument("--init", type=Path, default=None, help="start from this checkpoint's weights")
+    p.add_argument(
+        "--init",
+        type=Path,
+        default=None,
+        help="start from these weights: a checkpoint (.pt) or an exported model (.onnx)",
+    )
     p = sub.add_parser("export", help="write a checkpoint as ONNX")
     p.add_argument("--ckpt", type=Path, default=Path("runs/cls_v1/last.pt"))
     p.add_argument("--out", type=Path, default=DEFAULT_CLASSIFIER)

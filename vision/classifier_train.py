@@ -195,7 +195,14 @@ def train(
     elif init is not None:
         # Layers of the same name and shape are copied (a 64 px model seeds a 128 px one).
         mine = net.state_dict()
-        given = torch.load(init, weights_only=False)["model"]
+        if init.suffix == ".onnx":  # an exported model: its BNs rebuilt on a sample of crops
+            from vision.classifier_rebuild import cardnet_from_onnx
+
+            rng = np.random.default_rng(seed)
+            pick = np.sort(rng.choice(len(x_train), min(1024, len(x_train)), replace=False))
+            given = cardnet_from_onnx(init, x_train[pick]).state_dict()
+        else:
+            given = torch.load(init, weights_only=False)["model"]
         same = {k: v for k, v in given.items() if k in mine and mine[k].shape == v.shape}
         net.load_state_dict({**mine, **same})
         print(f"init from {init}: {len(same)} of {len(mine)} tensors", flush=True)

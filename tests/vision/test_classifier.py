@@ -234,6 +234,45 @@ def test_a_128_px_run_starts_from_the_layers_a_64_px_model_shares(tmp_path: Path
     assert state["model"]["head.1.weight"].shape == (len(LABELS), 256)
 
 
+def test_an_exported_classifier_is_rebuilt_into_a_trainable_net_computing_the_same(
+    tmp_path: Path,
+) -> None:
+    ort = pytest.importorskip("onnxruntime")
+    torch = pytest.importorskip("torch")
+    from vision.classifier_rebuild import cardnet_from_onnx
+    from vision.classifier_train import CardNet, export, prepare
+
+    torch.manual_seed(1)
+    net = CardNet(crop=64)
+    for module in net.modules():  # BNs far from identity, as after training
+        if isinstance(module, torch.nn.BatchNorm2d):
+            module.running_mean.uniform_(-0.5, 0.5)
+            module.running_var.uniform_(0.2, 3.0)
+            module.weight.data.uniform_(0.5, 2.0)
+            module.bias.data.uniform_(-0.3, 0.3)
+    torch.save({"model": net.state_dict(), "crop": 64}, tmp_path / "m.pt")
+    path = export(tmp_path / "m.pt", tmp_path / "m.onnx")
+    rng = np.random.default_rng(0)
+    sample, other = (rng.integers(0, 255, (n, 64, 64, 3), dtype=np.uint8) for n in (64, 8))
+
+    rebuilt = cardnet_from_onnx(path, sample).eval()
+    session = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    want = session.run(None, {"crops": other.transpose(0, 3, 1, 2).astype(np.float32)})[0]
+    with torch.no_grad():
+        got = torch.softmax(rebuilt(prepare(other)), dim=1).numpy()
+    np.testing.assert_allclose(got, want, atol=1e-4)
+    # In training mode the BNs normalise by the batch: on the calibration sample that is the
+    # same function, so a fine-tune starts from the exported model.
+    rebuilt.train()
+    rebuilt.head[0].p = 0.0
+    with torch.no_grad():
+        trained = torch.softmax(rebuilt(prepare(sample)), dim=1).numpy()
+    expected = session.run(None, {"crops": sample.transpose(0, 3, 1, 2).astype(np.float32)})[0]
+    np.testing.assert_allclose(trained, expected, atol=1e-3)
+    with pytest.raises(ValueError, match="convolutions"):
+        cardnet_from_onnx(path, rng.integers(0, 255, (4, 128, 128, 3), dtype=np.uint8))
+
+
 def test_two_stage_reads_the_detectors_class_agnostic_boxes() -> None:
     from vision.two_stage import TwoStage
 
