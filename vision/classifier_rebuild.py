@@ -28,7 +28,8 @@ def _folded_weights(path: Path) -> tuple[list[Folded], np.ndarray, np.ndarray]:
     from onnx import numpy_helper
 
     model = onnx.load(str(path))
-    init = {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
+    # Copies: torch cannot take the read-only arrays onnx hands out.
+    init = {t.name: numpy_helper.to_array(t).copy() for t in model.graph.initializer}
     convs, head = [], None
     for node in model.graph.node:
         if node.op_type == "Conv":
@@ -62,17 +63,17 @@ def cardnet_from_onnx(path: Path, sample: np.ndarray) -> CardNet:
             if tuple(conv.weight.shape) != weight.shape:
                 want = tuple(conv.weight.shape)
                 raise ValueError(f"{path}: conv shape {weight.shape}, expected {want}")
-            conv.weight.copy_(torch.from_numpy(np.array(weight)))
+            conv.weight.copy_(torch.from_numpy(weight))
             y = conv(x)
             mean = y.mean(dim=(0, 2, 3))
             var = y.var(dim=(0, 2, 3), unbiased=False)
             bn.running_mean.copy_(mean)
             bn.running_var.copy_(var)
             bn.weight.copy_(torch.sqrt(var + bn.eps))
-            bn.bias.copy_(mean + torch.from_numpy(np.array(bias)))
+            bn.bias.copy_(mean + torch.from_numpy(bias))
             x = block(x)
         linear = net.head[1]
         assert isinstance(linear, nn.Linear)
-        linear.weight.copy_(torch.from_numpy(np.array(head_w)))
-        linear.bias.copy_(torch.from_numpy(np.array(head_b)))
+        linear.weight.copy_(torch.from_numpy(head_w))
+        linear.bias.copy_(torch.from_numpy(head_b))
     return net
