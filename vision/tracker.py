@@ -190,18 +190,26 @@ class TableTracker(Gathering, ReadingFixes):
         return out
 
     def _drop_echoes(self, t: float) -> None:
-        """A candidate lying where a card of the trick on the table lies, seen with it, is that
-        card read twice (two boxes on one card, one read as another name): never a play. Once
-        the trick has its four cards, a card there may be the next lead put where an old one
-        was swept: only one that also reads that card, seen with it this very frame, is it."""
+        """A candidate lying where a card of the trick on the table lies is that card read twice
+        (two boxes on one card, or one card hidden a while and read as another name): never a
+        play. A trick is swept whole, so it lies there while another of its cards is seen
+        (lately; once it has its four cards, this very frame, for the next lead may come right
+        after the sweep). Once complete, a candidate on a card seen this frame must also read
+        that card: a card there may be the next lead put where an old one was swept."""
         s = self.settings
         full = len(self.view.trick_plays) >= 4
-        played = [o for o in self.tracks if o.state == "played" and o.box is not None
-                  and (o.last_seen == t if full else t - o.last_seen <= s.forget_s)]
+        trick = [o for o in self.tracks if o.state == "played" and o.box is not None]
+        seen = [o for o in trick if (o.last_seen == t if full else t - o.last_seen <= s.forget_s)]
+        # (only while enough of the trick is seen to say it still lies there)
+        unseen = [o for o in trick if all(o is not x for x in seen)] \
+            if len(seen) >= (2 if full else 1) else []
         for tr in self.tracks:
-            if tr.state == "candidate" and tr.box is not None and t - tr.last_seen <= s.forget_s \
-                    and any(tr.echo_of(o, strict=full) for o in played):
-                tr.state, tr.held = "ignored", False
+            if tr.state != "candidate" or tr.box is None or t - tr.last_seen > s.forget_s:
+                continue
+            if any(tr.echo_of(o, strict=full) for o in seen) \
+                    or any(tr.echo_of(o) for o in unseen):
+                # Named, it keeps the frames that read it alike (`match_tracks`): one object.
+                tr.state, tr.held, tr.card = "ignored", False, tr.readings()[0][0]
 
     def _found_again(self, tr: CardTrack) -> None:
         """A new track where a card of the same name was lost a moment ago (under a hand for

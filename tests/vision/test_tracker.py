@@ -1016,3 +1016,26 @@ def test_a_box_read_mostly_as_a_card_played_before_needs_a_real_other_reading(
         assert ev == []
     else:
         assert plays(ev) == [("W", "QC")] and ev[0]["data"]["uncertain"] is True
+
+
+def test_a_card_of_the_trick_long_hidden_and_read_as_another_is_not_its_seats_next_lead() -> None:
+    # Set D with a fine-tuned classifier, deal 8: the leader's QH, read KH, hidden under a hand
+    # for a second while the next card landed, then read QH. It was held as the leader's next
+    # card and, once the trick was complete and its leader had won it, recorded as the next
+    # trick's lead: 25 plays shifted.
+    tr = started("E", {"taker": "E", "bid": 90, "trump": "SA"})  # N leads
+    lead = det("KH", "N", 0.6, [("QH", 0.3)])
+    ev1, t = run(tr, lambda t: [lead], seconds=1.0)
+    ev2, t = run(tr, _trick({"W": "7H"}), t0=t, seconds=1.2)  # a hand over N's card
+    misread = det("QH", "N", 0.6, [("JH", 0.2)])
+    rest: dict[str, str] = {}
+    events = ev1 + ev2
+    for seat, card in (("W", "7H"), ("S", "JH"), ("E", "8H")):
+        rest[seat] = card
+        shown = _trick(dict(rest))
+        ev, t = run(tr, lambda t, shown=shown: [misread, *shown(t)], t0=t, seconds=1.0)
+        events += ev
+    ev, t = run(tr, lambda t: [misread, *_trick(rest)(t)], t0=t, seconds=2.0)
+    events += ev
+    assert plays(events) == [("N", "KH"), ("W", "7H"), ("S", "JH"), ("E", "8H")]
+    assert "trick_gathered" not in kinds(events)
