@@ -144,11 +144,12 @@ class DealView:
             order.append(self.after(order[-1]))
         return order
 
-    def leaders(self) -> set[str] | None:
-        """The seats that may lead the trick on the table, or None when any may: at the first
-        trick, the one after the dealer if the referee gave it; later, the last trick's winner
-        whichever card its unread plays were (`engine.deduce.possible_leaders`)."""
-        start = 4 * self.gathered
+    def leaders(self, next_trick: bool = False) -> set[str] | None:
+        """The seats that may lead the trick on the table (`next_trick`: the one after it, the
+        trick on the table being complete), or None when any may: at the first trick, the one
+        after the dealer if the referee gave it; later, the last trick's winner whichever card
+        its unread plays were (`engine.deduce.possible_leaders`)."""
+        start = 4 * (self.gathered + next_trick)
         if self.dealer is None or (start == 0 and not self.dealer_known):
             return None
         if start == 0:

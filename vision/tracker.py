@@ -33,6 +33,7 @@ from vision.gathering import Gathering
 from vision.geometry import OUTSIDE, TRICK, TableGeometry
 from vision.reading_fixes import ReadingFixes
 from vision.track_match import match_tracks
+from vision.turn_order import TurnOrder
 
 Event = dict[str, Any]
 _SEATS = ("N", "E", "S", "W")
@@ -72,7 +73,7 @@ class TrackerSettings:
         return cls(**{k: v for k, v in dict(cfg).items() if k in names})
 
 
-class TableTracker(Gathering, ReadingFixes):
+class TableTracker(Gathering, ReadingFixes, TurnOrder):
     """Detections → events. Feed every frame, in time order; `observe` the referee's events."""
 
     def __init__(
@@ -237,49 +238,6 @@ class TableTracker(Gathering, ReadingFixes):
         age = t - tr.settled_since - s.steady_s
         ratio = s.hit_ratio * max(0.5, 1.0 - 0.5 * age)
         return frames > 0 and hits >= max(2 if age < 0.1 else 4, ratio * frames)
-
-    def _should_wait(self, tr: CardTrack, t: float) -> bool:
-        """Hold a steady card a little while its name is in doubt, or while a card that landed
-        before it (or belongs to the player whose turn it is) is not confirmed yet: plays must be
-        recorded in the order they were made."""
-        s = self.settings
-        if self._too_small(tr):
-            return True  # (until it shows whole, if it is a card a hand half covers)
-        waited = t - tr.settled_since - s.steady_s
-        view = self.view
-        turn = view.turn
-        # Within a trick the order of the seats is certain. Who may lead it is known from the
-        # trick before (whatever its unread cards were), and at the first trick when the
-        # referee gave the dealer (otherwise the dealer is the tracker's guess). A card that
-        # landed after another one still lying in a seat's place is not the lead either.
-        placed = len(view.trick_plays)
-        if placed == 0:
-            leaders = view.leaders()
-            here = min(tr.first_seen, self._glimpsed.get(tr.zone, tr.first_seen))
-            out_of_turn = leaders is not None and (tr.zone not in leaders or any(
-                o.state == "candidate" and o.zone in _SEATS and o.zone != tr.zone
-                and o.first_seen < here and len(o.times) >= 2 and not self._too_small(o)
-                and (o.held or t - o.last_seen <= s.forget_s) for o in self.tracks))
-        else:  # (a card in front of a seat whose play here is unread fills it: `_fill_unread`)
-            out_of_turn = placed < 4 and turn is not None and tr.zone != turn \
-                and (tr.zone, None) not in view.trick_plays
-        if out_of_turn and tr.zone in _SEATS and waited < s.turn_wait:
-            tr.held = True  # more likely the player whose turn it is was not seen
-            return True
-        tr.held = False
-        if waited >= s.max_wait:
-            return False
-        if tr.readings()[0][1] < 0.6:
-            return True
-        for o in self.tracks:
-            if o is tr or o.state != "candidate" or o.held or t - o.last_seen > s.forget_s \
-                    or self._too_small(o):
-                continue  # (a card held for its turn waits for this one, not the reverse)
-            if len(o.times) >= 2 and o.settled_since < tr.settled_since:
-                return True
-            if turn is not None and o.zone == turn and tr.zone != turn and len(o.times) >= 2:
-                return True
-        return False
 
     # --- the deal's life -----------------------------------------------------------------------
 

@@ -1039,3 +1039,26 @@ def test_a_card_of_the_trick_long_hidden_and_read_as_another_is_not_its_seats_ne
     events += ev
     assert plays(events) == [("N", "KH"), ("W", "7H"), ("S", "JH"), ("E", "8H")]
     assert "trick_gathered" not in kinds(events)
+
+
+def test_a_box_left_by_the_sweep_before_a_seat_that_cannot_lead_is_not_the_next_lead() -> None:
+    # Set A with a fine-tuned classifier, deal 13: as the trick was swept, a box on part of E's
+    # card read 7S; E had not won the trick, yet it was recorded as the next lead (18 plays off).
+    tr = started("E", {"taker": "E", "bid": 90, "trump": "SA"})  # N leads
+    cards = {"N": "7H", "W": "8H", "S": "AH", "E": "9H"}  # S wins
+    events, t = [], 0.0
+    for seat in cards:
+        shown = _trick({k: cards[k] for k in list(cards)[: list(cards).index(seat) + 1]})
+        ev, t = run(tr, shown, t0=t, seconds=1.0)
+        events += ev
+    x, y = SPOT["E"]
+    rest = _trick({k: v for k, v in cards.items() if k != "E"})
+    sweep = lambda t: [*rest(t), det("7S", (x + 30, y), 0.8)]  # noqa: E731
+    ev, t = run(tr, sweep, t0=t, seconds=0.6)  # E's card swept first, a part of it left
+    events += ev
+    ev, t = run(tr, lambda t: [], t0=t, seconds=1.5)
+    events += ev
+    ev, t = run(tr, _trick({"S": "KC"}), t0=t, seconds=1.0)
+    events += ev
+    assert plays(events) == [*cards.items(), ("S", "KC")]
+    assert kinds(events).count("trick_gathered") == 1

@@ -1,0 +1,91 @@
+"""When a steady card may be recorded: plays keep the order of the seats. Part of the table tracker
+(`vision.tracker.TableTracker` mixes it in).
+
+A card waits while its name is in doubt or an older card is unconfirmed (`max_wait`), and is held
+while it is out of turn (`turn_wait`): at a trick's start, for the seats that may have won the
+trick before; later, for the seat whose turn it is.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from vision.card_track import CardTrack
+from vision.deal_view import DealView
+
+_SEATS = ("N", "E", "S", "W")
+
+
+class TurnOrder:
+    """The tracker's waiting rules (mixed into `TableTracker`)."""
+
+    view: DealView
+    tracks: list[CardTrack]
+    settings: Any
+    _glimpsed: dict[str, float]
+
+    if TYPE_CHECKING:  # provided by TableTracker
+        def _too_small(self, tr: CardTrack) -> bool:
+            ...
+
+    def _should_wait(self, tr: CardTrack, t: float) -> bool:
+        """Hold a steady card a little while its name is in doubt, or while a card that landed
+        before it (or belongs to the player whose turn it is) is not confirmed yet: plays must be
+        recorded in the order they were made."""
+        s = self.settings
+        if self._too_small(tr):
+            return True  # (until it shows whole, if it is a card a hand half covers)
+        waited = t - tr.settled_since - s.steady_s
+        view = self.view
+        turn = view.turn
+        # Within a trick the order of the seats is certain. Who may lead it is known from the
+        # trick before (whatever its unread cards were), and at the first trick when the
+        # referee gave the dealer (otherwise the dealer is the tracker's guess). A card that
+        # landed after another one still lying in a seat's place is not the lead either.
+        placed = len(view.trick_plays)
+        if placed >= 4 and tr.zone in _SEATS and waited < s.turn_wait \
+                and (tr.zone, None) not in view.trick_plays and self._trick_read_plainly():
+            # Put down while the complete trick still lies there, it leads the next trick. That
+            # trick read plainly, a seat that cannot have won it does not lead (a box on a card
+            # being swept, say): wait for the sweep, then it is judged as any first card. (A
+            # seat whose play there is unread fills it; a trick read in doubt may have had
+            # another winner, which the card tells.)
+            leaders = view.leaders(next_trick=True)
+            if leaders is not None and tr.zone not in leaders:
+                return True
+        if placed == 0:
+            leaders = view.leaders()
+            here = min(tr.first_seen, self._glimpsed.get(tr.zone, tr.first_seen))
+            out_of_turn = leaders is not None and (tr.zone not in leaders or any(
+                o.state == "candidate" and o.zone in _SEATS and o.zone != tr.zone
+                and o.first_seen < here and len(o.times) >= 2 and not self._too_small(o)
+                and (o.held or t - o.last_seen <= s.forget_s) for o in self.tracks))
+        else:  # (a card in front of a seat whose play here is unread fills it: `_fill_unread`)
+            out_of_turn = placed < 4 and turn is not None and tr.zone != turn \
+                and (tr.zone, None) not in view.trick_plays
+        if out_of_turn and tr.zone in _SEATS and waited < s.turn_wait:
+            tr.held = True  # more likely the player whose turn it is was not seen
+            return True
+        tr.held = False
+        if waited >= s.max_wait:
+            return False
+        if tr.readings()[0][1] < 0.6:
+            return True
+        for o in self.tracks:
+            if o is tr or o.state != "candidate" or o.held or t - o.last_seen > s.forget_s \
+                    or self._too_small(o):
+                continue  # (a card held for its turn waits for this one, not the reverse)
+            if len(o.times) >= 2 and o.settled_since < tr.settled_since:
+                return True
+            if turn is not None and o.zone == turn and tr.zone != turn and len(o.times) >= 2:
+                return True
+        return False
+
+    def _trick_read_plainly(self) -> bool:
+        """Whether each card recorded in the trick on the table is its track's best reading by a
+        clear share (cards never read are the engine's to weigh: `DealView.leaders`)."""
+        for o in self.tracks:
+            if o.state == "played" and (readings := o.readings()):
+                if readings[0][0] != o.card or readings[0][1] < 0.6:
+                    return False
+        return True
