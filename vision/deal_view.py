@@ -283,6 +283,19 @@ class DealView:
             hinted.append((i, str(tie[i][1]), {c: round(v / total, 3) for c, v in votes.items()}))
         return proven, hinted
 
+    def rules_broken(self, plays: list[tuple[str, str]]) -> int | None:
+        """How many rules the whole deal `plays` breaks (`engine.observe.audit`), or None when
+        the engine cannot say."""
+        if self.rules is None or self.contract is None or self.dealer is None:
+            return None
+        try:
+            from engine.observe import audit
+
+            contract, dealer, values = self._for_engine(len(plays), list(plays))
+            return len(audit(self.rules, contract, dealer, values))
+        except (ImportError, ValueError):
+            return None
+
     def _for_engine(self, n: int, plays: list[tuple[str, str | None]] | None = None
                     ) -> tuple[Any, Any, list[tuple[Any, Any]]]:
         """The contract, the dealer and the first `n` plays (of `plays`, by default the log's)

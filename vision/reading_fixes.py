@@ -27,6 +27,13 @@ _SEATS = ("N", "E", "S", "W")
 MIN_SHARE = 0.1
 
 
+# An unread card deduced at the deal's end whose weak readings favour a card recorded elsewhere
+# this many times over the deduced one: that play may be the misread (`swap_chain`).
+SWAP_FAVOUR = 3.0
+SWAP_SHARE = 0.05  # ... a play may take another reading with this share of its votes
+SWAP_DEPTH = 3
+
+
 def _track_of(tracks: Sequence[CardTrack], card: str) -> CardTrack | None:
     return next((o for o in tracks if o.state in ("played", "gathered") and o.card == card), None)
 
@@ -46,6 +53,36 @@ def card_seen_twice(view: DealView, tracks: Sequence[CardTrack], card: str,
         return None
     index = next(i for i, (_seat, c) in enumerate(view.plays) if c == card)
     return index, best, old
+
+
+def swap_chain(view: DealView, tracks: Sequence[CardTrack], index: int, deduced: str,
+               hints: Mapping[str, float]) -> list[tuple[int, str]] | None:
+    """Unread play `index` is deduced `deduced`, yet its weak readings (`hints`) clearly favour
+    a card recorded at another play: that play may be the misread one. The renamings (play,
+    card) that give `index` the favoured card, the play that held it one of its own other
+    readings, and so on until one takes `deduced` (a card read QH, truly QD, leaves QD to an
+    unread play whose picture said QH); None when no such chain exists."""
+    if not hints:
+        return None
+    favoured, votes = max(hints.items(), key=lambda kv: kv[1])
+    if favoured == deduced or votes < SWAP_FAVOUR * hints.get(deduced, 0.0):
+        return None
+    where = {card: i for i, (_seat, card) in enumerate(view.plays) if card is not None}
+    chain, card = [(index, favoured)], favoured
+    for _ in range(SWAP_DEPTH):
+        track = _track_of(tracks, card)
+        if card not in where or track is None:
+            return None
+        others = [c for c, share in track.readings() if c != card and share >= SWAP_SHARE]
+        if deduced in others:
+            return [*chain, (where[card], deduced)]
+        taken = {c for _i, c in chain}
+        card_next = next((c for c in others if c in where and c not in taken), None)
+        if card_next is None:
+            return None
+        chain.append((where[card], card_next))
+        card = card_next
+    return None
 
 
 def trick_won_by(view: DealView, tracks: Sequence[CardTrack],
@@ -203,9 +240,40 @@ class ReadingFixes:
                  if card is None and (i // 4, seat) in self._hints}
         proven, hinted = view.deduced(hints)
         for i, card in proven:
+            if self._swap(i, card, hints.get(i, {}), dict(proven), out):
+                continue
             self._emit(out, "correction", {"play": i, "card": card, "before": None,
                                            "deduced": True})
         for i, card, shares in hinted:
             others = sorted(([c, p] for c, p in shares.items() if c != card), key=lambda a: -a[1])
             self._emit(out, "correction", {"play": i, "card": card, "before": None,
                                            "uncertain": True, "alternatives": others[:3]})
+
+    def _swap(self, index: int, deduced: str, hints: Mapping[str, float],
+              proven: Mapping[int, str], out: list[Event]) -> bool:
+        """Name unread play `index` the card its weak readings favour, renaming the plays of
+        `swap_chain`, when that breaks no more rules than the deduced card: written in as
+        uncertain corrections (the referee checks them)."""
+        view = self.view
+        chain = swap_chain(view, self.tracks, index, deduced, hints)
+        if chain is None:
+            return False
+        filled = [(seat, card or proven.get(i)) for i, (seat, card) in enumerate(view.plays)]
+        if any(card is None for _seat, card in filled):
+            return False  # (an unread card not proven: the rules cannot be counted)
+        swapped = list(filled)
+        for i, card in chain:
+            swapped[i] = (swapped[i][0], card)
+        before, after = view.rules_broken(filled), view.rules_broken(swapped)
+        if before is None or after is None or after > before:
+            return False
+        for i, card in reversed(chain[1:]):  # (each card is free when it is written in)
+            old = view.plays[i][1]
+            track = _track_of(self.tracks, old or "")
+            self._emit(out, "correction", {"play": i, "card": card, "before": old,
+                                           "uncertain": True})
+            if track is not None:
+                track.card = card
+        self._emit(out, "correction", {"play": index, "card": chain[0][1], "before": None,
+                                       "deduced": True, "uncertain": True})
+        return True

@@ -1062,3 +1062,47 @@ def test_a_box_left_by_the_sweep_before_a_seat_that_cannot_lead_is_not_the_next_
     events += ev
     assert plays(events) == [*cards.items(), ("S", "KC")]
     assert kinds(events).count("trick_gathered") == 1
+
+
+@pytest.mark.parametrize("favour", [5.0, 2.0])
+def test_an_unread_card_whose_picture_reads_a_card_misread_elsewhere_takes_it(favour) -> None:
+    import random
+
+    from engine.contract import Contract
+    from engine.playout import play_out
+    from engine.rules import find_rules
+    from vision.detections import UNNAMED
+    from vision.reading_fixes import SWAP_FAVOUR
+
+    contract = Contract.from_json({"taker": "N", "bid": 80, "trump": "H"})
+    deal = play_out(random.Random(2), find_rules("ffb-coinche"), contract)
+    tr = started(str(deal.dealer), contract.to_json())
+    for i, (seat, card) in enumerate(deal.plays[:28]):
+        tr.observe({"type": "card_played", "data": {"seat": str(seat), "card": str(card)}})
+        if i % 4 == 3:
+            tr.observe({"type": "trick_gathered", "data": {}})
+    last = [(str(s), str(c)) for s, c in deal.plays[28:]]
+    assert last == [("E", "9H"), ("N", "KC"), ("W", "9S"), ("S", "TC")]
+    # N's KC is read 9S (KC its second reading); W's 9S is only read too weakly to name, 9S
+    # `favour` times as much as KC. By the cards left, W's card is KC...
+    x, y = SPOT["W"]
+    weak = Detection(UNNAMED, 0.0, (x - 28.5, y - 44, x + 28.5, y + 44),
+                     (("9S", 0.1 * favour), ("KC", 0.1)))
+    first = lambda t: [det("9H", "E"), det("9S", "N", 0.6, [("KC", 0.3)])]  # noqa: E731
+    events, t = run(tr, first, seconds=1.2)
+    ev, t = run(tr, lambda t: [*first(t), weak, det("TC", "S")], t0=t, seconds=2.0)
+    events += ev
+    ev, _ = run(tr, lambda t: [], t0=t, seconds=3.0)  # swept
+    events += ev
+    assert plays(events) == [("E", "9H"), ("N", "9S"), ("W", None), ("S", "TC")]
+    fixes = [e["data"] for e in events if e["type"] == "correction"]
+    if favour < SWAP_FAVOUR:  # ... unless its picture clearly says otherwise
+        assert fixes == [{"play": 30, "card": "KC", "before": None, "deduced": True}]
+        return
+    assert fixes == [{"play": 29, "card": "KC", "before": "9S", "uncertain": True},
+                     {"play": 30, "card": "9S", "before": None, "deduced": True,
+                      "uncertain": True}]
+    record = plays(events)
+    for fix in fixes:
+        record[fix["play"] - 28] = (record[fix["play"] - 28][0], fix["card"])
+    assert record == last and "deal_over" in kinds(events)
