@@ -239,8 +239,9 @@ class ReadingFixes:
         hints = {i: self._hints[(i // 4, seat)] for i, (seat, card) in enumerate(view.plays)
                  if card is None and (i // 4, seat) in self._hints}
         proven, hinted = view.deduced(hints)
+        named = dict(proven)
         for i, card in proven:
-            if self._swap(i, card, hints.get(i, {}), dict(proven), out):
+            if self._swap(i, card, hints.get(i, {}), named, out):
                 continue
             self._emit(out, "correction", {"play": i, "card": card, "before": None,
                                            "deduced": True})

@@ -202,8 +202,7 @@ class TableTracker(Gathering, ReadingFixes, TurnOrder):
         trick = [o for o in self.tracks if o.state == "played" and o.box is not None]
         seen = [o for o in trick if (o.last_seen == t if full else t - o.last_seen <= s.forget_s)]
         # (only while enough of the trick is seen to say it still lies there)
-        unseen = [o for o in trick if all(o is not x for x in seen)] \
-            if len(seen) >= (2 if full else 1) else []
+        unseen = [o for o in trick if o not in seen] if len(seen) >= (2 if full else 1) else []
         for tr in self.tracks:
             if tr.state != "candidate" or tr.box is None or t - tr.last_seen > s.forget_s:
                 continue

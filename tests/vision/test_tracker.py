@@ -349,22 +349,27 @@ def test_a_late_card_keeps_the_order_of_the_seats() -> None:
     assert tr.view.plays == [("N", "7H"), ("W", "8H"), ("S", "9H"), ("E", "AH")]
 
 
-def test_at_the_end_of_the_deal_an_unread_card_is_deduced() -> None:
+def _seven_tricks_logged(seed: int) -> tuple[TableTracker, list[tuple[str, str]]]:
+    """A tracker whose log holds the first seven tricks of a random deal (N takes, hearts), and
+    the last trick's plays, still to be seen."""
     import random
 
     from engine.contract import Contract
     from engine.playout import play_out
     from engine.rules import find_rules
 
-    rules = find_rules("ffb-coinche")
     contract = Contract.from_json({"taker": "N", "bid": 80, "trump": "H"})
-    deal = play_out(random.Random(4), rules, contract)
+    deal = play_out(random.Random(seed), find_rules("ffb-coinche"), contract)
     tr = started(str(deal.dealer), contract.to_json())
-    for i, (seat, card) in enumerate(deal.plays[:28]):  # seven tricks, as the log tells them
+    for i, (seat, card) in enumerate(deal.plays[:28]):
         tr.observe({"type": "card_played", "data": {"seat": str(seat), "card": str(card)}})
         if i % 4 == 3:
             tr.observe({"type": "trick_gathered", "data": {}})
-    last = [(str(s), str(c)) for s, c in deal.plays[28:]]
+    return tr, [(str(s), str(c)) for s, c in deal.plays[28:]]
+
+
+def test_at_the_end_of_the_deal_an_unread_card_is_deduced() -> None:
+    tr, last = _seven_tricks_logged(4)
     missing = last[2]  # the third card of the last trick is never read
     events, t = _one_by_one(tr, [p for p in last if p != missing])
     ev, _ = run(tr, lambda t: [], t0=t, seconds=1.5)
@@ -829,21 +834,9 @@ def test_the_doubt_does_not_hold_cards_when_the_leaders_place_was_not_empty() ->
 
 @pytest.mark.parametrize("hinted", [True, False])
 def test_weak_readings_name_unread_cards_the_rules_cannot_tell_apart(hinted: bool) -> None:
-    import random
-
-    from engine.contract import Contract
-    from engine.playout import play_out
-    from engine.rules import find_rules
     from vision.detections import UNNAMED
 
-    contract = Contract.from_json({"taker": "N", "bid": 80, "trump": "H"})
-    deal = play_out(random.Random(2), find_rules("ffb-coinche"), contract)
-    tr = started(str(deal.dealer), contract.to_json())
-    for i, (seat, card) in enumerate(deal.plays[:28]):
-        tr.observe({"type": "card_played", "data": {"seat": str(seat), "card": str(card)}})
-        if i % 4 == 3:
-            tr.observe({"type": "trick_gathered", "data": {}})
-    last = [(str(s), str(c)) for s, c in deal.plays[28:]]
+    tr, last = _seven_tricks_logged(2)
     assert last == [("E", "9H"), ("N", "KC"), ("W", "9S"), ("S", "TC")]
     # W's 9S and S's TC are never read: either could be either card by the rules. W's card is
     # read too weakly to name, frame after frame: 9S 0.4, TC 0.1.
@@ -1066,22 +1059,10 @@ def test_a_box_left_by_the_sweep_before_a_seat_that_cannot_lead_is_not_the_next_
 
 @pytest.mark.parametrize("favour", [5.0, 2.0])
 def test_an_unread_card_whose_picture_reads_a_card_misread_elsewhere_takes_it(favour) -> None:
-    import random
-
-    from engine.contract import Contract
-    from engine.playout import play_out
-    from engine.rules import find_rules
     from vision.detections import UNNAMED
     from vision.reading_fixes import SWAP_FAVOUR
 
-    contract = Contract.from_json({"taker": "N", "bid": 80, "trump": "H"})
-    deal = play_out(random.Random(2), find_rules("ffb-coinche"), contract)
-    tr = started(str(deal.dealer), contract.to_json())
-    for i, (seat, card) in enumerate(deal.plays[:28]):
-        tr.observe({"type": "card_played", "data": {"seat": str(seat), "card": str(card)}})
-        if i % 4 == 3:
-            tr.observe({"type": "trick_gathered", "data": {}})
-    last = [(str(s), str(c)) for s, c in deal.plays[28:]]
+    tr, last = _seven_tricks_logged(2)
     assert last == [("E", "9H"), ("N", "KC"), ("W", "9S"), ("S", "TC")]
     # N's KC is read 9S (KC its second reading); W's 9S is only read too weakly to name, 9S
     # `favour` times as much as KC. By the cards left, W's card is KC...
