@@ -234,34 +234,38 @@ class ReadingFixes:
         """The deal is over: each unread card the rest of the deal proves is written in as a
         correction, marked deduced (the referee sees which ones). When the rules leave several
         ways, the one the weak readings where those cards lay favour is written in, uncertain,
-        with those readings' shares as alternatives."""
+        with those readings' shares as alternatives. Either may give way to the card its own
+        weak readings clearly favour, recorded at another play that was misread (`_swap`)."""
         view = self.view
         hints = {i: self._hints[(i // 4, seat)] for i, (seat, card) in enumerate(view.plays)
                  if card is None and (i // 4, seat) in self._hints}
         proven, hinted = view.deduced(hints)
-        named = dict(proven)
+        named = dict(proven) | {i: card for i, card, _shares in hinted}
         for i, card in proven:
-            if self._swap(i, card, hints.get(i, {}), named, out):
-                continue
-            self._emit(out, "correction", {"play": i, "card": card, "before": None,
-                                           "deduced": True})
+            swapped = self._swap(i, card, hints.get(i, {}), named, out)
+            self._emit(out, "correction", {"play": i, "card": named[i], "before": None,
+                                           "deduced": True, **({"uncertain": True} if swapped
+                                                               else {})})
         for i, card, shares in hinted:
-            others = sorted(([c, p] for c, p in shares.items() if c != card), key=lambda a: -a[1])
-            self._emit(out, "correction", {"play": i, "card": card, "before": None,
+            self._swap(i, card, hints.get(i, {}), named, out)
+            others = sorted(([c, p] for c, p in shares.items() if c != named[i]),
+                            key=lambda a: -a[1])
+            self._emit(out, "correction", {"play": i, "card": named[i], "before": None,
                                            "uncertain": True, "alternatives": others[:3]})
 
     def _swap(self, index: int, deduced: str, hints: Mapping[str, float],
-              proven: Mapping[int, str], out: list[Event]) -> bool:
-        """Name unread play `index` the card its weak readings favour, renaming the plays of
-        `swap_chain`, when that breaks no more rules than the deduced card: written in as
-        uncertain corrections (the referee checks them)."""
+              named: dict[int, str], out: list[Event]) -> bool:
+        """Name unread play `index` (`named` by the rules as `deduced`, like every unread play)
+        the card its weak readings favour, renaming the plays of `swap_chain`, when that breaks
+        no more rules: the renamed plays are written in as uncertain corrections (the referee
+        checks them) and `named[index]` is changed; the caller writes in the unread play."""
         view = self.view
         chain = swap_chain(view, self.tracks, index, deduced, hints)
         if chain is None:
             return False
-        filled = [(seat, card or proven.get(i)) for i, (seat, card) in enumerate(view.plays)]
+        filled = [(seat, card or named.get(i)) for i, (seat, card) in enumerate(view.plays)]
         if any(card is None for _seat, card in filled):
-            return False  # (an unread card not proven: the rules cannot be counted)
+            return False  # (an unread card not named: the rules cannot be counted)
         swapped = list(filled)
         for i, card in chain:
             swapped[i] = (swapped[i][0], card)
@@ -275,6 +279,5 @@ class ReadingFixes:
                                            "uncertain": True})
             if track is not None:
                 track.card = card
-        self._emit(out, "correction", {"play": index, "card": chain[0][1], "before": None,
-                                       "deduced": True, "uncertain": True})
+        named[index] = chain[0][1]
         return True

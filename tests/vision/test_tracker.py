@@ -1087,3 +1087,28 @@ def test_an_unread_card_whose_picture_reads_a_card_misread_elsewhere_takes_it(fa
     for fix in fixes:
         record[fix["play"] - 28] = (record[fix["play"] - 28][0], fix["card"])
     assert record == last and "deal_over" in kinds(events)
+
+
+def test_a_card_named_among_the_rules_ties_may_take_a_card_misread_elsewhere() -> None:
+    from vision.detections import UNNAMED
+
+    tr, last = _seven_tricks_logged(2)
+    assert last == [("E", "9H"), ("N", "KC"), ("W", "9S"), ("S", "TC")]
+    # N's KC is read 9S; W's and S's cards are never read, W's only weakly: 9S four times as
+    # much as KC. The rules leave W and S with KC and TC either way round; W's weak KC votes
+    # pick W: KC, S: TC among those ties, yet W's picture said 9S, N's second reading KC.
+    x, y = SPOT["W"]
+    weak = Detection(UNNAMED, 0.0, (x - 28.5, y - 44, x + 28.5, y + 44),
+                     (("9S", 0.4), ("KC", 0.1)))
+    first = lambda t: [det("9H", "E"), det("9S", "N", 0.6, [("KC", 0.3)])]  # noqa: E731
+    events, t = run(tr, first, seconds=1.2)
+    ev, t = run(tr, lambda t: [*first(t), weak], t0=t, seconds=2.0)
+    events += ev
+    ev, _ = run(tr, lambda t: [], t0=t, seconds=3.0)  # swept
+    events += ev
+    assert plays(events) == [("E", "9H"), ("N", "9S"), ("W", None), ("S", None)]
+    fixes = [e["data"] for e in events if e["type"] == "correction"]
+    assert fixes[0] == {"play": 29, "card": "KC", "before": "9S", "uncertain": True}
+    assert [(f["play"], f["card"], f["uncertain"]) for f in fixes[1:]] == [
+        (30, "9S", True), (31, "TC", True)]
+    assert tr.view.plays[28:] == last and "deal_over" in kinds(events)
