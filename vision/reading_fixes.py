@@ -25,6 +25,7 @@ _SEATS = ("N", "E", "S", "W")
 
 # A second reading needs at least this share of a track's votes to be considered at all.
 MIN_SHARE = 0.1
+CLEARER = 2.0  # of two other readings that would each explain a lead, the one this much likelier
 
 
 # An unread card deduced at the deal's end whose weak readings favour a card recorded elsewhere
@@ -89,10 +90,14 @@ def trick_won_by(view: DealView, tracks: Sequence[CardTrack],
                  seat: str) -> tuple[int, str, CardTrack] | None:
     """The one other reading of one card of the last trick gathered (a card not played
     elsewhere, with MIN_SHARE of its votes) that lets `seat` lead now: (play, card, track), or
-    None when there is none, or more than one (nothing then says which)."""
-    found = [(index, other, track) for index, other, track in _other_readings(view, tracks)
-             if seat in (view.leaders_if(index, other) or ())]
-    return found[0] if len(found) == 1 else None
+    None when there is none. When several do, the one with CLEARER times the votes' share of
+    any other; else None (nothing then says which)."""
+    found = sorted(((dict(track.readings())[other], index, other, track)
+                    for index, other, track in _other_readings(view, tracks)
+                    if seat in (view.leaders_if(index, other) or ())), key=lambda f: -f[0])
+    if not found or (len(found) > 1 and found[0][0] < CLEARER * found[1][0]):
+        return None
+    return found[0][1:]
 
 
 def _other_readings(view: DealView, tracks: Sequence[CardTrack]
@@ -162,7 +167,7 @@ class ReadingFixes:
         """A steady card (perhaps held for its turn) reads clearly as a card recorded in a
         trick already gathered: the earlier play is corrected now, not when this one is
         recorded, for the correction may change who won that trick and so who leads now."""
-        top, share = tr.readings()[0]
+        top, share = tr.best()
         if share >= 0.6 and top in self.view.played and not any(
                 o.state == "played" and o.card == top for o in self.tracks):
             self._recall(tr, out)
@@ -172,7 +177,7 @@ class ReadingFixes:
         earlier reading is corrected when its own votes tell what it was, better than `tr`'s
         own other reading (`card_seen_twice`)."""
         readings = tr.readings()
-        card, share = readings[0]
+        card, share = tr.best()
         rival = max((v for c, v in readings[1:] if c not in self.view.played), default=0.0)
         self._correct(card_seen_twice(self.view, self.tracks, card, share, rival), out)
 
@@ -196,20 +201,27 @@ class ReadingFixes:
                    and min(o.first_seen, self._glimpsed.get(o.zone, o.first_seen))
                    > first.first_seen for o in self.tracks) \
                 and not _in_turn_from(view, lying, first.zone, leaders) \
-                and not self._first_alone(first, leaders):
+                and not self._first_alone(first, leaders, lying):
             return
         self._mend_tried.add((view.gathered, first.first_seen))
         self._correct(trick_won_by(view, self.tracks, first.zone), out)
 
-    def _first_alone(self, first: CardTrack, leaders: set[str]) -> bool:
+    def _first_alone(self, first: CardTrack, leaders: set[str],
+                     lying: Sequence[CardTrack]) -> bool:
         """Whether, whoever of `leaders` led, two or more seats would have played before
-        `first` without anything lying in their places since the sweep: then `first`'s seat
-        led."""
+        `first` without anything lying in their places since the sweep; or one, with nothing
+        lying there at all since the sweep, while the next seat's card lies after `first`'s (a
+        lead never seen while two cards after it were): then `first`'s seat led."""
+        seats = seats_in_turn(self.view, lying)
+        followed = seats is not None and len(seats) >= 2 and seats[0] == first.zone
         for leader in leaders:
             order = self.view.order_from(leader)
             before = order[:order.index(first.zone)]
-            if len(before) < 2 or any(self._glimpsed.get(seat, first.first_seen) < first.first_seen
-                                      for seat in before):
+            if len(before) >= 2 and not any(
+                    self._glimpsed.get(seat, first.first_seen) < first.first_seen
+                    for seat in before):
+                continue
+            if not (before and followed and not any(seat in self._glimpsed for seat in before)):
                 return False
         return True
 

@@ -69,7 +69,7 @@ class TurnOrder:
         tr.held = False
         if waited >= s.max_wait:
             return False
-        if tr.readings()[0][1] < 0.6:
+        if tr.best()[1] < 0.6:
             return True
         for o in self.tracks:
             if o is tr or o.state != "candidate" or o.held or t - o.last_seen > s.forget_s \
