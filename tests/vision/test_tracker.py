@@ -1115,7 +1115,8 @@ def test_a_card_named_among_the_rules_ties_may_take_a_card_misread_elsewhere() -
 
 @pytest.mark.parametrize("clear", [0.9, 0.5])
 def test_a_card_read_clearly_since_it_came_to_rest_is_not_held_by_its_landing(clear) -> None:
-    tr = started("E")  # N leads
+    tr = tracker(max_wait=0.6)  # (a doubtful name waits 0.6 s here, to tell the two apart)
+    tr.observe({"type": "deal_started", "data": {"dealer": "E"}})  # N leads
     x, y = SPOT["N"]
     # Slid in under a hand for a second, N's 9S reads 7S; at rest, 9S with `clear` confidence.
     sliding = lambda t: [det("7S", (x - 200 + 200 * t, y), 0.6, [("9S", 0.3)])]  # noqa: E731
