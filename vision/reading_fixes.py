@@ -57,17 +57,12 @@ def card_seen_twice(view: DealView, tracks: Sequence[CardTrack], card: str,
 
 
 def swap_chain(view: DealView, tracks: Sequence[CardTrack], index: int, deduced: str,
-               hints: Mapping[str, float]) -> list[tuple[int, str]] | None:
-    """Unread play `index` is deduced `deduced`, yet its weak readings (`hints`) clearly favour
-    a card recorded at another play: that play may be the misread one. The renamings (play,
-    card) that give `index` the favoured card, the play that held it one of its own other
-    readings, and so on until one takes `deduced` (a card read QH, truly QD, leaves QD to an
-    unread play whose picture said QH); None when no such chain exists."""
-    if not hints:
-        return None
-    favoured, votes = max(hints.items(), key=lambda kv: kv[1])
-    if favoured == deduced or votes < SWAP_FAVOUR * hints.get(deduced, 0.0):
-        return None
+               favoured: str) -> list[tuple[int, str]] | None:
+    """Unread play `index` is deduced `deduced`, yet its weak readings favour `favoured`, a card
+    recorded at another play: that play may be the misread one. The renamings (play, card) that
+    give `index` the favoured card, the play that held it one of its own other readings, and so
+    on until one takes `deduced` (a card read QH, truly QD, leaves QD to an unread play whose
+    picture said QH); None when no such chain exists."""
     where = {card: i for i, (_seat, card) in enumerate(view.plays) if card is not None}
     chain, card = [(index, favoured)], favoured
     for _ in range(SWAP_DEPTH):
@@ -84,6 +79,14 @@ def swap_chain(view: DealView, tracks: Sequence[CardTrack], index: int, deduced:
         chain.append((where[card], card_next))
         card = card_next
     return None
+
+
+def favoured_over(hints: Mapping[str, float], deduced: str) -> list[str]:
+    """The cards the weak readings of an unread play favour SWAP_FAVOUR times over `deduced`,
+    the most favoured first."""
+    floor = SWAP_FAVOUR * hints.get(deduced, 0.0)
+    return [c for c, votes in sorted(hints.items(), key=lambda kv: -kv[1])
+            if c != deduced and votes > 0 and votes >= floor]
 
 
 def trick_won_by(view: DealView, tracks: Sequence[CardTrack],
@@ -268,21 +271,30 @@ class ReadingFixes:
     def _swap(self, index: int, deduced: str, hints: Mapping[str, float],
               named: dict[int, str], out: list[Event]) -> bool:
         """Name unread play `index` (`named` by the rules as `deduced`, like every unread play)
-        the card its weak readings favour, renaming the plays of `swap_chain`, when that breaks
-        no more rules: the renamed plays are written in as uncertain corrections (the referee
-        checks them) and `named[index]` is changed; the caller writes in the unread play."""
+        the card its weak readings favour most, renaming the plays of `swap_chain`, when that
+        breaks no more rules (or a card they favour less, when that breaks fewer): the renamed
+        plays are written in as uncertain corrections (the referee checks them) and
+        `named[index]` is changed; the caller writes in the unread play."""
         view = self.view
-        chain = swap_chain(view, self.tracks, index, deduced, hints)
-        if chain is None:
-            return False
+        favoured = favoured_over(hints, deduced)
         filled = [(seat, card or named.get(i)) for i, (seat, card) in enumerate(view.plays)]
-        if any(card is None for _seat, card in filled):
+        if not favoured or any(card is None for _seat, card in filled):
             return False  # (an unread card not named: the rules cannot be counted)
-        swapped = list(filled)
-        for i, card in chain:
-            swapped[i] = (swapped[i][0], card)
-        before, after = view.rules_broken(filled), view.rules_broken(swapped)
-        if before is None or after is None or after > before:
+        before = view.rules_broken(filled)
+        if before is None:
+            return False
+        for rank, card_favoured in enumerate(favoured):
+            chain = swap_chain(view, self.tracks, index, deduced, card_favoured)
+            if chain is None:
+                continue
+            swapped = list(filled)
+            for i, card in chain:
+                swapped[i] = (swapped[i][0], card)
+            after = view.rules_broken(swapped)
+            # The most favoured card may break no more rules; a lesser one must break fewer.
+            if after is not None and (after < before or (rank == 0 and after == before)):
+                break
+        else:
             return False
         for i, card in reversed(chain[1:]):  # (each card is free when it is written in)
             old = view.plays[i][1]

@@ -1056,18 +1056,21 @@ def test_a_box_left_by_the_sweep_before_a_seat_that_cannot_lead_is_not_the_next_
     assert kinds(events).count("trick_gathered") == 1
 
 
-@pytest.mark.parametrize("favour", [5.0, 2.0])
-def test_an_unread_card_whose_picture_reads_a_card_misread_elsewhere_takes_it(favour) -> None:
+@pytest.mark.parametrize(("favour", "outranked"), [(5.0, False), (2.0, False), (5.0, True)])
+def test_an_unread_card_whose_picture_reads_a_card_misread_elsewhere_takes_it(favour,
+                                                                              outranked) -> None:
     from vision.detections import UNNAMED
     from vision.reading_fixes import SWAP_FAVOUR
 
     tr, last = _seven_tricks_logged(2)
     assert last == [("E", "9H"), ("N", "KC"), ("W", "9S"), ("S", "TC")]
     # N's KC is read 9S (KC its second reading); W's 9S is only read too weakly to name, 9S
-    # `favour` times as much as KC. By the cards left, W's card is KC...
+    # `favour` times as much as KC (`outranked`: and a card of the first trick more still).
+    # By the cards left, W's card is KC...
     x, y = SPOT["W"]
+    early = ((tr.view.plays[0][1], 0.6),) if outranked else ()
     weak = Detection(UNNAMED, 0.0, (x - 28.5, y - 44, x + 28.5, y + 44),
-                     (("9S", 0.1 * favour), ("KC", 0.1)))
+                     (*early, ("9S", 0.1 * favour), ("KC", 0.1)))
     first = lambda t: [det("9H", "E"), det("9S", "N", 0.6, [("KC", 0.3)])]  # noqa: E731
     events, t = run(tr, first, seconds=1.2)
     ev, t = run(tr, lambda t: [*first(t), weak, det("TC", "S")], t0=t, seconds=2.0)
@@ -1076,7 +1079,9 @@ def test_an_unread_card_whose_picture_reads_a_card_misread_elsewhere_takes_it(fa
     events += ev
     assert plays(events) == [("E", "9H"), ("N", "9S"), ("W", None), ("S", "TC")]
     fixes = [e["data"] for e in events if e["type"] == "correction"]
-    if favour < SWAP_FAVOUR:  # ... unless its picture clearly says otherwise
+    # ... unless its picture clearly says otherwise (9S swapped in breaks no more rules here:
+    # enough for the most favoured card, not for a lesser one)
+    if favour < SWAP_FAVOUR or outranked:
         assert fixes == [{"play": 30, "card": "KC", "before": None, "deduced": True}]
         return
     assert fixes == [{"play": 29, "card": "KC", "before": "9S", "uncertain": True},
@@ -1155,3 +1160,33 @@ def test_of_two_readings_that_explain_a_lead_the_one_twice_as_likely_is_taken(ot
         return
     assert ev[0]["data"] == {"play": 0, "card": "QD", "before": "QH"}
     assert plays(ev) == [("S", "7C")]
+
+
+def test_a_lesser_weak_reading_takes_a_misread_card_only_when_fewer_rules_break() -> None:
+    from vision.detections import UNNAMED
+
+    tr, last = _seven_tricks_logged(2)
+    assert last == [("E", "9H"), ("N", "KC"), ("W", "9S"), ("S", "TC")]
+    # E's 9H is read KC (9H its second reading); N's KC is only read weakly: most of all as a
+    # card played in the first trick (no play to rename), then KC, four times 9H. By the cards
+    # left N's card is 9H; E's KC then breaks three rules, 9H none: the swap is taken.
+    early = tr.view.plays[0][1]
+    x, y = SPOT["N"]
+    weak = Detection(UNNAMED, 0.0, (x - 28.5, y - 44, x + 28.5, y + 44),
+                     ((early, 0.5), ("KC", 0.4), ("9H", 0.1)))
+    first = lambda t: [det("KC", "E", 0.6, [("9H", 0.3)])]  # noqa: E731
+    events, t = run(tr, first, seconds=1.2)
+    ev, t = run(tr, lambda t: [*first(t), weak, det("9S", "W"), det("TC", "S")], t0=t,
+                seconds=2.0)
+    events += ev
+    ev, _ = run(tr, lambda t: [], t0=t, seconds=3.0)  # swept
+    events += ev
+    assert plays(events) == [("E", "KC"), ("N", None), ("W", "9S"), ("S", "TC")]
+    fixes = [e["data"] for e in events if e["type"] == "correction"]
+    assert fixes == [{"play": 28, "card": "9H", "before": "KC", "uncertain": True},
+                     {"play": 29, "card": "KC", "before": None, "deduced": True,
+                      "uncertain": True}]
+    record = plays(events)
+    for fix in fixes:
+        record[fix["play"] - 28] = (record[fix["play"] - 28][0], fix["card"])
+    assert record == last and "deal_over" in kinds(events)
