@@ -83,8 +83,8 @@ def swap_chain(view: DealView, tracks: Sequence[CardTrack], index: int, deduced:
 
 def favoured_over(hints: Mapping[str, float], deduced: str) -> list[str]:
     """The cards the weak readings of an unread play favour SWAP_FAVOUR times over `deduced`,
-    the most favoured first."""
-    floor = SWAP_FAVOUR * hints.get(deduced, 0.0)
+    each with MIN_SHARE of their votes at least, the most favoured first."""
+    floor = max(SWAP_FAVOUR * hints.get(deduced, 0.0), MIN_SHARE * sum(hints.values()))
     return [c for c, votes in sorted(hints.items(), key=lambda kv: -kv[1])
             if c != deduced and votes > 0 and votes >= floor]
 
@@ -277,8 +277,10 @@ class ReadingFixes:
         `named[index]` is changed; the caller writes in the unread play."""
         view = self.view
         favoured = favoured_over(hints, deduced)
+        if not favoured:
+            return False
         filled = [(seat, card or named.get(i)) for i, (seat, card) in enumerate(view.plays)]
-        if not favoured or any(card is None for _seat, card in filled):
+        if any(card is None for _seat, card in filled):
             return False  # (an unread card not named: the rules cannot be counted)
         before = view.rules_broken(filled)
         if before is None:
