@@ -199,8 +199,11 @@ class Gathering:
             return  # the cards say another seat led, nothing lay where the "missing" one plays
         if last and waited >= LAST_WAIT:
             pass  # every seat has played: the missing card had its chance to be read
-        elif not trick and leader_in_doubt(view, self.tracks):
-            return  # another seat may have won the last trick: the next cards may prove it
+        elif not trick and leader_in_doubt(view, self.tracks) \
+                and self._glimpsed.get(gaps[0], t) >= min(tr.first_seen for tr in held):
+            # Another seat may have won the last trick: the next cards may prove it. (Not when
+            # something lay in the missing seat's place before the first of them: it led.)
+            return
         elif any(o.state == "candidate" and not o.held and o.zone in (gaps[0], TRICK)
                  and t - o.last_seen <= s.forget_s for o in self.tracks):
             return  # something lies there unread yet: perhaps the missing card
