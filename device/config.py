@@ -106,7 +106,7 @@ class TrackerConfig(_Section):
     forget_s: float = Field(0.6, gt=0)  # a candidate unseen this long is forgotten
     gather_s: float = Field(0.8, gt=0)  # a full trick unseen this long has been gathered
     empty_s: float = Field(1.0, gt=0)  # an empty table this long starts a deal
-    max_wait: float = Field(0.2, ge=0)  # hold a doubtful reading (or a later card) this long
+    max_wait: float = Field(0.6, ge=0)  # hold a doubtful reading (or a later card) this long
     # Mid-trick, hold a card played out of turn this long for the seat whose turn it is; a seat
     # never read by the time the trick is gathered becomes an unread play in its place.
     turn_wait: float = Field(20.0, ge=0)

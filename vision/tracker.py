@@ -59,9 +59,11 @@ class TrackerSettings:
     min_conf: float = 0.25
     sure_conf: float = 0.6
     dealer: str = "S"
-    # A doubtful name or an older card still unconfirmed: wait this long. (0.6 until session
-    # 11; on the simulated sets 0.2 and 0.1 recorded every play as 0.6 did, 0.0 lost plays.)
-    max_wait: float = 0.2
+    # A doubtful name or an older card still unconfirmed: wait this long. (0.2 recorded every
+    # play of seven simulated sets as 0.6 did, faster; on a fresh one it recorded a card held in
+    # a hand that lay still half a second, 6 plays shifted: a hand-held card must not become a
+    # play, so 0.6 stays.)
+    max_wait: float = 0.6
     # A card out of turn waits this long for the one whose turn it is (which may be hidden, late
     # or never read): plays keep the order of the seats, and a card never read becomes an
     # unread play in its place when the trick is gathered.
