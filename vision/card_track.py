@@ -72,7 +72,7 @@ class CardTrack:
         LATELY sightings, all since it settled, read that card, the least of their confidences
         if more (the frames under the hand that put it down count no more then)."""
         top, share = self.readings()[0]
-        last = list(self.recent)[-LATELY:]
+        last = self.recent  # (the last LATELY sightings)
         if len(last) == LATELY and all(t >= self.settled_since and card == top
                                        for t, card, _c in last):
             share = max(share, min(c for _t, _card, c in last))

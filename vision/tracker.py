@@ -289,7 +289,8 @@ class TableTracker(Gathering, ReadingFixes, TurnOrder):
         if view.complete:
             tr.state = "ignored"
             return
-        if tr.best()[1] >= 0.6 and top in view.played:
+        clear = tr.best()[1]
+        if clear >= 0.6 and top in view.played:
             self._recall(tr, out)
         if not view.news(readings):
             # Every reading a card already played: no new trick began. Named, the track keeps
@@ -306,7 +307,7 @@ class TableTracker(Gathering, ReadingFixes, TurnOrder):
             return
         confs = tr.conf.get(card) or [dict(readings)[card]]
         confidence = sum(confs) / len(confs)
-        card_share = tr.best()[1] if card == top else dict(readings)[card]
+        card_share = clear if card == top else dict(readings)[card]
         uncertain = resolved or not seat_sure or confidence < s.sure_conf or card_share < 0.6
         alternatives = [[c, round(v, 3)] for c, v in readings if c != card][:3]
         tr.state, tr.card = "played", card

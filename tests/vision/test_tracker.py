@@ -368,6 +368,24 @@ def _seven_tricks_logged(seed: int) -> tuple[TableTracker, list[tuple[str, str]]
     return tr, [(str(s), str(c)) for s, c in deal.plays[28:]]
 
 
+def _last_trick_swept(tr: TableTracker, first, rest) -> list:
+    """The first cards of the last trick lie 1.2 s, the `rest` join them for 2 s, then all are
+    swept (3 s): the events."""
+    events, t = run(tr, first, seconds=1.2)
+    ev, t = run(tr, lambda t: [*first(t), *rest], t0=t, seconds=2.0)
+    events += ev
+    ev, _ = run(tr, lambda t: [], t0=t, seconds=3.0)
+    return events + ev
+
+
+def _with_fixes(events, start: int) -> list[tuple[str, str | None]]:
+    """The plays recorded from play `start` on, with the corrections written in."""
+    record = plays(events)
+    for fix in (e["data"] for e in events if e["type"] == "correction"):
+        record[fix["play"] - start] = (record[fix["play"] - start][0], fix["card"])
+    return record
+
+
 def test_at_the_end_of_the_deal_an_unread_card_is_deduced() -> None:
     tr, last = _seven_tricks_logged(4)
     missing = last[2]  # the third card of the last trick is never read
@@ -936,10 +954,7 @@ def test_a_leaders_card_read_late_does_not_question_the_trick_before_if_it_lay_t
         w_play = next(e["data"] for e in events if e["type"] == "card_played"
                       and e["data"]["seat"] == "W")
         assert w_play["t"] - w_play["seen"] <= 0.3 + GAP_WAIT + 0.15
-        record = plays(events)
-        for fix in fixes:
-            record[fix["play"] - 4] = (record[fix["play"] - 4][0], fix["card"])
-        assert record == [("N", "TC"), ("W", "7C")]
+        assert _with_fixes(events, 4) == [("N", "TC"), ("W", "7C")]
     else:  # N's card came after W's: W led, so W won the trick before (QD); N plays last
         assert kinds(events)[0] == "correction" and plays(events) == [("W", "7C")]
 
@@ -1081,11 +1096,7 @@ def test_an_unread_card_whose_picture_reads_a_card_misread_elsewhere_takes_it(fa
     weak = Detection(UNNAMED, 0.0, (x - 28.5, y - 44, x + 28.5, y + 44),
                      (*early, ("9S", 0.1 * favour), ("KC", 0.1)))
     first = lambda t: [det("9H", "E"), det("9S", "N", 0.6, [("KC", 0.3)])]  # noqa: E731
-    events, t = run(tr, first, seconds=1.2)
-    ev, t = run(tr, lambda t: [*first(t), weak, det("TC", "S")], t0=t, seconds=2.0)
-    events += ev
-    ev, _ = run(tr, lambda t: [], t0=t, seconds=3.0)  # swept
-    events += ev
+    events = _last_trick_swept(tr, first, [weak, det("TC", "S")])
     assert plays(events) == [("E", "9H"), ("N", "9S"), ("W", None), ("S", "TC")]
     fixes = [e["data"] for e in events if e["type"] == "correction"]
     # ... unless its picture clearly says otherwise (9S swapped in breaks no more rules here:
@@ -1096,10 +1107,7 @@ def test_an_unread_card_whose_picture_reads_a_card_misread_elsewhere_takes_it(fa
     assert fixes == [{"play": 29, "card": "KC", "before": "9S", "uncertain": True},
                      {"play": 30, "card": "9S", "before": None, "deduced": True,
                       "uncertain": True}]
-    record = plays(events)
-    for fix in fixes:
-        record[fix["play"] - 28] = (record[fix["play"] - 28][0], fix["card"])
-    assert record == last and "deal_over" in kinds(events)
+    assert _with_fixes(events, 28) == last and "deal_over" in kinds(events)
 
 
 def test_a_card_named_among_the_rules_ties_may_take_a_card_misread_elsewhere() -> None:
@@ -1114,11 +1122,7 @@ def test_a_card_named_among_the_rules_ties_may_take_a_card_misread_elsewhere() -
     weak = Detection(UNNAMED, 0.0, (x - 28.5, y - 44, x + 28.5, y + 44),
                      (("9S", 0.4), ("KC", 0.1)))
     first = lambda t: [det("9H", "E"), det("9S", "N", 0.6, [("KC", 0.3)])]  # noqa: E731
-    events, t = run(tr, first, seconds=1.2)
-    ev, t = run(tr, lambda t: [*first(t), weak], t0=t, seconds=2.0)
-    events += ev
-    ev, _ = run(tr, lambda t: [], t0=t, seconds=3.0)  # swept
-    events += ev
+    events = _last_trick_swept(tr, first, [weak])
     assert plays(events) == [("E", "9H"), ("N", "9S"), ("W", None), ("S", None)]
     fixes = [e["data"] for e in events if e["type"] == "correction"]
     assert fixes[0] == {"play": 29, "card": "KC", "before": "9S", "uncertain": True}
@@ -1184,18 +1188,10 @@ def test_a_lesser_weak_reading_takes_a_misread_card_only_when_fewer_rules_break(
     weak = Detection(UNNAMED, 0.0, (x - 28.5, y - 44, x + 28.5, y + 44),
                      ((early, 0.5), ("KC", 0.4), ("9H", 0.1)))
     first = lambda t: [det("KC", "E", 0.6, [("9H", 0.3)])]  # noqa: E731
-    events, t = run(tr, first, seconds=1.2)
-    ev, t = run(tr, lambda t: [*first(t), weak, det("9S", "W"), det("TC", "S")], t0=t,
-                seconds=2.0)
-    events += ev
-    ev, _ = run(tr, lambda t: [], t0=t, seconds=3.0)  # swept
-    events += ev
+    events = _last_trick_swept(tr, first, [weak, det("9S", "W"), det("TC", "S")])
     assert plays(events) == [("E", "KC"), ("N", None), ("W", "9S"), ("S", "TC")]
     fixes = [e["data"] for e in events if e["type"] == "correction"]
     assert fixes == [{"play": 28, "card": "9H", "before": "KC", "uncertain": True},
                      {"play": 29, "card": "KC", "before": None, "deduced": True,
                       "uncertain": True}]
-    record = plays(events)
-    for fix in fixes:
-        record[fix["play"] - 28] = (record[fix["play"] - 28][0], fix["card"])
-    assert record == last and "deal_over" in kinds(events)
+    assert _with_fixes(events, 28) == last and "deal_over" in kinds(events)
