@@ -46,6 +46,9 @@ class CardTrack:
     card: str | None = None  # the name it was recorded under
     held: bool = False  # steady but out of turn: kept (even once gone) until its turn comes
     recent: deque[tuple[float, str, float]] = field(default_factory=lambda: deque(maxlen=LATELY))
+    # Last time something lay where it lies: a sighting, or a box on it read too weakly to name
+    # (`lies_under`); a played card boxed but unnamed is still on the felt.
+    present: float = float("-inf")
 
     @property
     def size(self) -> float:
@@ -104,8 +107,17 @@ class CardTrack:
             return True
         return inside(self.box, played.box) >= ECHO_INSIDE and reads_it
 
+    def lies_under(self, t: float, boxes: list[tuple[float, float, float, float]],
+                   forget_s: float) -> None:
+        """Mark it present at `t` if one of this frame's `boxes` (named or not) covers it and it
+        has been present all along (a gap over `forget_s`: it may have been swept)."""
+        if self.box is None or t - max(self.present, self.last_seen) > forget_s:
+            return
+        if any(iou(self.box, b) >= ECHO_IOU for b in boxes):
+            self.present = t
+
     def see(self, t: float, det: Detection, zone: str, settle: float) -> None:
-        self.box, self.last_seen = det.box, t
+        self.box, self.last_seen, self.present = det.box, t, t
         self.times.append(t)
         cx, cy = self.center
         if abs(cx - self.anchor[0]) + abs(cy - self.anchor[1]) > settle * self.size:

@@ -172,6 +172,11 @@ class TableTracker(Gathering, ReadingFixes, TurnOrder):
                 self._lost.append(tr)
         self.tracks = kept
         self._lost = [tr for tr in self._lost if t - tr.last_seen <= LOST_KEEP]
+        if not full:  # nobody lifts a card of an incomplete trick: a box on one, even unnamed,
+            boxes = [d.box for d in detections]  # says it lies there still
+            for tr in self.tracks:
+                if tr.state == "played":
+                    tr.lies_under(t, boxes, s.forget_s)
         self._drop_echoes(t)
         for tr in self.tracks:
             if tr.state == "candidate" and tr.last_seen == t and len(tr.times) >= 2:
@@ -204,7 +209,7 @@ class TableTracker(Gathering, ReadingFixes, TurnOrder):
         s = self.settings
         full = len(self.view.trick_plays) >= 4
         trick = [o for o in self.tracks if o.state == "played" and o.box is not None]
-        seen = [o for o in trick if (o.last_seen == t if full else t - o.last_seen <= s.forget_s)]
+        seen = [o for o in trick if (o.last_seen == t if full else t - o.present <= s.forget_s)]
         # (only while enough of the trick is seen to say it still lies there)
         unseen = [o for o in trick if o not in seen] if len(seen) >= (2 if full else 1) else []
         for tr in self.tracks:

@@ -38,11 +38,17 @@ class TurnOrder:
         waited = t - tr.settled_since - s.steady_s
         view = self.view
         turn = view.turn
+        placed = len(view.trick_plays)
+        if placed >= 4 and waited < s.turn_wait and all(c for _seat, c in view.trick_plays) \
+                and sum(o.state == "played" and o.last_seen == t for o in self.tracks) >= 3:
+            # A trick is gathered before the next lead: while three of its cards are seen this
+            # very frame, a card appearing among them (a box on a hand, on two cards) waits.
+            # (One that may fill an unread play of the trick does not.)
+            return True
         # Within a trick the order of the seats is certain. Who may lead it is known from the
         # trick before (whatever its unread cards were), and at the first trick when the
         # referee gave the dealer (otherwise the dealer is the tracker's guess). A card that
         # landed after another one still lying in a seat's place is not the lead either.
-        placed = len(view.trick_plays)
         if placed >= 4 and tr.zone in _SEATS and waited < s.turn_wait \
                 and (tr.zone, None) not in view.trick_plays and self._trick_read_plainly():
             # Put down while the complete trick still lies there, it leads the next trick. That

@@ -1195,3 +1195,49 @@ def test_a_lesser_weak_reading_takes_a_misread_card_only_when_fewer_rules_break(
                      {"play": 29, "card": "KC", "before": None, "deduced": True,
                       "uncertain": True}]
     assert _with_fixes(events, 28) == last and "deal_over" in kinds(events)
+
+
+def test_a_card_of_the_trick_seen_only_as_an_unnamed_box_still_lies_there() -> None:
+    # Set I (seed 2031), deal 13: N's 9D, read 8D under the hand that put it down, was then
+    # boxed but not named for 1.2 s; a second box on it read TD. That box was taken for N's
+    # next lead: W, S and E got unread plays and 16 plays shifted.
+    from vision.detections import UNNAMED
+
+    tr = _dealt_by_referee("E")  # N leads, then W
+    x, y = SPOT["N"]
+    box = (x - 28.5, y - 44, x + 28.5, y + 44)
+    unnamed = Detection(UNNAMED, 0.0, box, (("9D", 0.4), ("TD", 0.3)))
+    events, t = run(tr, lambda t: [det("8D", "N", 0.7, [("7D", 0.2)])], seconds=1.0)
+    ev, t = run(tr, lambda t: [unnamed], t0=t, seconds=1.3)
+    events += ev
+    second = det("TD", (x + 2, y + 1), 0.55, [("9D", 0.24)])
+    ev, t = run(tr, lambda t: [unnamed, second], t0=t, seconds=0.3)
+    events += ev
+    ev, t = run(tr, lambda t: [unnamed, second, det("JS", "W")], t0=t, seconds=1.5)
+    events += ev
+    assert plays(events) == [("N", "8D"), ("W", "JS")]
+    assert "trick_gathered" not in kinds(events)
+
+
+def test_a_box_among_a_complete_trick_still_lying_there_is_not_the_next_lead() -> None:
+    # Set I (seed 2031), deal 17: while the four cards of the first trick lay there (one under
+    # a hand), a box by the middle read TC for 0.4 s. It was recorded as the next lead by the
+    # trick's winner, the trick gathered: 28 plays shifted.
+    tr = started("E", {"taker": "N", "bid": 150, "trump": "TA"})  # N leads, then W, S, E
+    cards = {"N": "9C", "W": "KC", "S": "QC", "E": "8C"}  # all trumps: N's 9C wins
+    events, t = [], 0.0
+    for seat in cards:
+        shown = _trick({k: cards[k] for k in list(cards)[: list(cards).index(seat) + 1]})
+        ev, t = run(tr, shown, t0=t, seconds=1.0)
+        events += ev
+    three = _trick({k: v for k, v in cards.items() if k != "E"})  # a hand over E's card
+    ev, t = run(tr, lambda t: [*three(t), det("TC", "C", 0.83)], t0=t, seconds=0.4)
+    events += ev
+    ev, t = run(tr, _trick(cards), t0=t, seconds=2.0)
+    events += ev
+    ev, t = run(tr, lambda t: [], t0=t, seconds=1.5)  # swept
+    events += ev
+    ev, t = run(tr, _trick({"N": "8S"}), t0=t, seconds=1.0)
+    events += ev
+    assert plays(events) == [*cards.items(), ("N", "8S")]
+    assert kinds(events).count("trick_gathered") == 1
