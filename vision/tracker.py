@@ -137,6 +137,8 @@ class TableTracker(Gathering, ReadingFixes, TurnOrder):
 
     def _emit(self, out: list[Event], kind: str, data: Mapping[str, Any], **extra: Any) -> None:
         event: Event = {"type": kind, "data": dict(data), **extra}
+        if kind == "correction":  # when the camera's frames proved it (frame time)
+            event["data"].setdefault("t", round(self._now, 3))
         self.view.apply(event)
         out.append(event)
 

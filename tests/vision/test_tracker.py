@@ -46,6 +46,14 @@ def plays(events):
     return [(e["data"]["seat"], e["data"]["card"]) for e in events if e["type"] == "card_played"]
 
 
+def fixed(event) -> dict:
+    """A correction the camera wrote, without the frame time it carries (checked here)."""
+    assert event["type"] == "correction"
+    data = dict(event["data"])
+    assert isinstance(data.pop("t"), float)
+    return data
+
+
 def started(dealer: str = "E", contract=None) -> TableTracker:
     tr = tracker()
     tr.observe({"type": "deal_started", "data": {"dealer": dealer}})
@@ -184,7 +192,7 @@ def test_a_misread_play_is_corrected_when_its_card_really_comes() -> None:
     assert plays(events) == [("N", "TH")]
     ev, _ = run(tr, lambda t: [det("KD", "N"), det("TH", "W")], t0=t, seconds=1.0)
     assert kinds(ev) == ["correction", "card_played"]
-    assert ev[0]["data"] == {"play": 0, "card": "KD", "before": "TH"}
+    assert fixed(ev[0]) == {"play": 0, "card": "KD", "before": "TH"}
     assert tr.view.plays == [("N", "KD"), ("W", "TH")]
 
 
@@ -393,8 +401,10 @@ def test_at_the_end_of_the_deal_an_unread_card_is_deduced() -> None:
     ev, _ = run(tr, lambda t: [], t0=t, seconds=1.5)
     events += ev
     assert kinds(events)[-3:] == ["trick_gathered", "correction", "deal_over"]
-    fix = events[-2]["data"]
+    fix = fixed(events[-2])
     assert fix == {"play": 30, "card": missing[1], "before": None, "deduced": True}
+    # Named when the deal ended (its last trick gathered): the record gives the play that time.
+    assert events[-2]["data"]["t"] == events[-3]["data"]["t"]
     assert tr.view.plays[30] == missing and tr.view.unread == []
 
 
@@ -541,7 +551,7 @@ def test_a_card_seen_twice_corrects_the_less_sure_reading_to_its_second_one() ->
     mixed = lambda t: det("JD" if round(t * 10) % 5 < 3 else "JH", "N")  # noqa: E731
     ev, _ = run(tr, lambda t: [mixed(t), det("JD", "W")], t0=t, seconds=1.0)  # the real JD
     assert kinds(ev) == ["correction", "card_played"]
-    assert ev[0]["data"] == {"play": 0, "card": "JH", "before": "JD"}
+    assert fixed(ev[0]) == {"play": 0, "card": "JH", "before": "JD"}
     assert tr.view.plays == [("N", "JH"), ("W", "JD")]
 
 
@@ -606,7 +616,7 @@ def test_a_held_card_that_proves_a_misread_corrects_it_and_leads_at_once() -> No
     # W leads the real QH, read clearly: it is not held for N, it corrects N's card and leads.
     ev, t = run(tr, lambda t: [det("QH", "W")], t0=t, seconds=0.8)
     assert kinds(ev) == ["correction", "card_played"]
-    assert ev[0]["data"] == {"play": 0, "card": "QD", "before": "QH"}
+    assert fixed(ev[0]) == {"play": 0, "card": "QD", "before": "QH"}
     assert tr.view.plays[4:] == [("W", "QH")] and tr.view.leaders() == {"W"}
 
 
@@ -616,7 +626,7 @@ def test_cards_landing_before_the_expected_leader_correct_the_trick_before() -> 
     assert plays(events)[0] == ("N", "QH") and tr.view.leaders() == {"N"}
     # W, S and E put their clubs down, then N: N cannot have led, so N did not win the trick.
     ev, t = _one_by_one(tr, [("W", "7C"), ("S", "8C"), ("E", "9C"), ("N", "TC")], t=t)
-    assert ev[0]["type"] == "correction" and ev[0]["data"] == {"play": 0, "card": "QD",
+    assert fixed(ev[0]) == {"play": 0, "card": "QD",
                                                                "before": "QH"}
     assert plays(ev) == [("W", "7C"), ("S", "8C"), ("E", "9C"), ("N", "TC")]
 
@@ -743,7 +753,7 @@ def test_a_card_read_like_a_gathered_one_where_it_lay_is_a_new_card() -> None:
     # one is gone) but the real JD, so the first one was the JH.
     ev, _ = run(tr, lambda t: [det("JD", "N")], t0=t, seconds=1.0)
     assert kinds(ev) == ["correction", "card_played"]
-    assert ev[0]["data"] == {"play": 0, "card": "JH", "before": "JD"}
+    assert fixed(ev[0]) == {"play": 0, "card": "JH", "before": "JD"}
     assert tr.view.plays[0] == ("N", "JH") and tr.view.plays[4] == ("N", "JD")
 
 
@@ -758,7 +768,7 @@ def test_a_card_seen_far_more_surely_corrects_an_earlier_reading_to_a_weak_conte
     # W puts down a QS read at 0.98: the deck holds one QS, so N's card was the QC.
     ev, _ = run(tr, lambda t: [blur, det("QS", "W", 0.98)], t0=t, seconds=1.0)
     assert kinds(ev) == ["correction", "card_played"]
-    assert ev[0]["data"] == {"play": 4, "card": "QC", "before": "QS"}
+    assert fixed(ev[0]) == {"play": 4, "card": "QC", "before": "QS"}
     assert tr.view.plays[4:] == [("N", "QC"), ("W", "QS")]
 
 
@@ -772,7 +782,7 @@ def test_two_cards_in_turn_from_a_seat_that_cannot_lead_correct_the_trick_before
     # have played unread before them; by N's other reading S won and leads. No N card needed.
     ev, _ = _one_by_one(tr, [("S", "7C"), ("E", "8C")], t=t, pace=1.0)
     assert kinds(ev)[0] == "correction"
-    assert ev[0]["data"] == {"play": 0, "card": "QD", "before": "QH"}
+    assert fixed(ev[0]) == {"play": 0, "card": "QD", "before": "QH"}
     assert plays(ev) == [("S", "7C"), ("E", "8C")]
 
 
@@ -842,7 +852,7 @@ def test_cards_in_turn_from_another_seat_while_the_leaders_place_stays_empty(gli
     # yet, so by N's other reading W won the trick before and led. Corrected as soon as S's
     # card lies, not when N's comes.
     assert ev[0]["type"] == "correction"
-    assert ev[0]["data"] == {"play": 0, "card": "QD", "before": "QH"}
+    assert fixed(ev[0]) == {"play": 0, "card": "QD", "before": "QH"}
     assert plays(ev) == [("W", "7C"), ("S", "8C"), ("E", "9C")]
     assert ev[1]["data"]["t"] - ev[1]["data"]["seen"] <= 2.0  # (W's card: when S's settled)
     ev2, t = run(tr, _trick({"W": "7C", "S": "8C", "E": "9C", "N": "TC"}), t0=t, seconds=1.0)
@@ -865,7 +875,7 @@ def test_weak_readings_name_unread_cards_the_rules_cannot_tell_apart(hinted: boo
     ev, _ = run(tr, lambda t: [], t0=t, seconds=3.0)  # swept
     events += ev
     assert plays(events) == [("E", "9H"), ("N", "KC"), ("W", None), ("S", None)]
-    fixes = [e["data"] for e in events if e["type"] == "correction"]
+    fixes = [fixed(e) for e in events if e["type"] == "correction"]
     if not hinted:  # the rules alone leave two ways: both stay unread
         assert fixes == [] and tr.view.unread == [30, 31]
         return
@@ -890,7 +900,7 @@ def test_a_lone_card_two_seats_after_the_leader_corrects_the_trick_before(glimps
         assert ev == [] and tr.view.plays[0] == ("N", "QH")
         return
     assert kinds(ev) == ["correction", "card_played"]
-    assert ev[0]["data"] == {"play": 0, "card": "QD", "before": "QH"}
+    assert fixed(ev[0]) == {"play": 0, "card": "QD", "before": "QH"}
     assert plays(ev) == [("S", "7C")] and ev[1]["data"]["t"] - (t - 1.0) <= 0.3 + 0.15
 
 
@@ -947,7 +957,7 @@ def test_a_leaders_card_read_late_does_not_question_the_trick_before_if_it_lay_t
     ev3, _ = run(tr, _trick({"N": "TC", "W": "7C"}), t0=t, seconds=1.0)
     events = ev + ev2 + ev3
     if weak_first:  # N's card was there first: N led, as read; the trick before stands
-        fixes = [e["data"] for e in events if e["type"] == "correction"]
+        fixes = [fixed(e) for e in events if e["type"] == "correction"]
         assert all(fix["play"] >= 4 for fix in fixes)
         # W's card is recorded as soon as it lies still, after an unread play for N (which N's
         # card fills once read), not when N's card is read.
@@ -1098,7 +1108,7 @@ def test_an_unread_card_whose_picture_reads_a_card_misread_elsewhere_takes_it(fa
     first = lambda t: [det("9H", "E"), det("9S", "N", 0.6, [("KC", 0.3)])]  # noqa: E731
     events = _last_trick_swept(tr, first, [weak, det("TC", "S")])
     assert plays(events) == [("E", "9H"), ("N", "9S"), ("W", None), ("S", "TC")]
-    fixes = [e["data"] for e in events if e["type"] == "correction"]
+    fixes = [fixed(e) for e in events if e["type"] == "correction"]
     # ... unless its picture clearly says otherwise (9S swapped in breaks no more rules here:
     # enough for the most favoured card, not for a lesser one)
     if favour < SWAP_FAVOUR or outranked:
@@ -1124,7 +1134,7 @@ def test_a_card_named_among_the_rules_ties_may_take_a_card_misread_elsewhere() -
     first = lambda t: [det("9H", "E"), det("9S", "N", 0.6, [("KC", 0.3)])]  # noqa: E731
     events = _last_trick_swept(tr, first, [weak])
     assert plays(events) == [("E", "9H"), ("N", "9S"), ("W", None), ("S", None)]
-    fixes = [e["data"] for e in events if e["type"] == "correction"]
+    fixes = [fixed(e) for e in events if e["type"] == "correction"]
     assert fixes[0] == {"play": 29, "card": "KC", "before": "9S", "uncertain": True}
     assert [(f["play"], f["card"], f["uncertain"]) for f in fixes[1:]] == [
         (30, "9S", True), (31, "TC", True)]
@@ -1171,7 +1181,7 @@ def test_of_two_readings_that_explain_a_lead_the_one_twice_as_likely_is_taken(ot
     if other == 0.3:  # QD (0.4 of N's votes) is not twice as likely as KS (0.3)
         assert ev == [] and tr.view.plays[:3] == [("N", "QH"), ("W", "8D"), ("S", "KD")]
         return
-    assert ev[0]["data"] == {"play": 0, "card": "QD", "before": "QH"}
+    assert fixed(ev[0]) == {"play": 0, "card": "QD", "before": "QH"}
     assert plays(ev) == [("S", "7C")]
 
 
@@ -1190,7 +1200,7 @@ def test_a_lesser_weak_reading_takes_a_misread_card_only_when_fewer_rules_break(
     first = lambda t: [det("KC", "E", 0.6, [("9H", 0.3)])]  # noqa: E731
     events = _last_trick_swept(tr, first, [weak, det("9S", "W"), det("TC", "S")])
     assert plays(events) == [("E", "KC"), ("N", None), ("W", "9S"), ("S", "TC")]
-    fixes = [e["data"] for e in events if e["type"] == "correction"]
+    fixes = [fixed(e) for e in events if e["type"] == "correction"]
     assert fixes == [{"play": 28, "card": "9H", "before": "KC", "uncertain": True},
                      {"play": 29, "card": "KC", "before": None, "deduced": True,
                       "uncertain": True}]
