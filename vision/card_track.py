@@ -111,7 +111,7 @@ class CardTrack:
                    forget_s: float) -> None:
         """Mark it present at `t` if one of this frame's `boxes` (named or not) covers it and it
         has been present all along (a gap over `forget_s`: it may have been swept)."""
-        if self.box is None or t - max(self.present, self.last_seen) > forget_s:
+        if self.box is None or t - self.present > forget_s:  # (`see` sets it too)
             return
         if any(iou(self.box, b) >= ECHO_IOU for b in boxes):
             self.present = t

@@ -250,6 +250,6 @@ class Gathering:
             return False
         index = start + trick.index((tr.zone, None))
         tr.state, tr.card = "played", card
-        self._emit(out, "correction", {"play": index, "card": card, "before": None,
-                                       "t": round(t, 3)})  # when it was read, for the latency
+        # (`_emit` gives it the frame time: when it was read, the time of its play)
+        self._emit(out, "correction", {"play": index, "card": card, "before": None})
         return True
