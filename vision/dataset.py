@@ -45,6 +45,7 @@ class Job:
     closeup: float = 0.4
     far: float = 0.0
     boxes: str = "card"  # "card": the whole card; "seen": the part not under another card
+    piles: float = 0.0  # share of close-ups that are cards dropped on one another
 
 
 BOX_KINDS = ("card", "seen")
@@ -75,7 +76,8 @@ def render_one(
     if name not in designs:
         designs[name] = load_design(name, job.artwork)
     scene, placements, occluders = random_scene(
-        designs[name], textures, job.size, rng, closeup=job.closeup, far=job.far
+        designs[name], textures, job.size, rng, closeup=job.closeup, far=job.far,
+        piles=job.piles,
     )
     image, labels = scene.render(placements, occluders, rng=rng)
     return image, labels, name
@@ -208,6 +210,7 @@ def write_dataset(
     closeup: float = 0.4,
     far: float = 0.0,
     boxes: str = "card",
+    piles: float = 0.0,
 ) -> Path:
     """Render val (held-out designs; small, so first) and train splits; return data.yaml.
 
@@ -220,7 +223,8 @@ def write_dataset(
             if not designs:
                 raise ValueError(f"no designs for the {split} split")
             job = Job(
-                split, tuple(designs), seed, size, out, artwork, textures, closeup, far, boxes
+                split, tuple(designs), seed, size, out, artwork, textures, closeup, far, boxes,
+                piles,
             )
             write_split(job, n, workers)
     return write_data_yaml(out)

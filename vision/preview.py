@@ -22,9 +22,11 @@ def preview_sheet(
     closeup: float = 0.4,
     count: int = 16,
     far: float = 0.0,
+    piles: float = 0.0,
 ) -> None:
     """Write `count` scenes in a grid: labelled cards boxed green, unlabelled ones red."""
-    job = Job("preview", tuple(designs), seed, size, path.parent, artwork, textures, closeup, far)
+    job = Job("preview", tuple(designs), seed, size, path.parent, artwork, textures, closeup, far,
+              piles=piles)
     cache: dict[str, Design] = {}
     surfaces = load_textures(textures)
     tiles = []

@@ -218,15 +218,44 @@ def table_layout(
     return placements, occluders
 
 
+def _pile(deck: _Deck, size: tuple[int, int], card_height: float,
+          rng: random.Random) -> list[Placement]:
+    """Two to four cards dropped on one another at any angle, each showing part of its face:
+    what phone photos of played cards show most, and where one box used to cover two cards."""
+    w, h = size
+    centre = (rng.uniform(0.35, 0.65) * w, rng.uniform(0.35, 0.65) * h)
+    angle = rng.uniform(-180, 180)
+    out: list[Placement] = []
+    for k in range(rng.randint(2, 4)):
+        name = deck.card() if rng.random() < 0.9 else deck.other()
+        if name is None:
+            continue
+        out.append(Placement(name, centre, angle, rng.uniform(0.9, 1.05), k))
+        # The next card lands a quarter to two thirds of a card away, turned up to 50 degrees.
+        step, heading = rng.uniform(0.25, 0.65) * card_height, rng.uniform(0, 2 * math.pi)
+        centre = (
+            min(max(centre[0] + step * math.cos(heading), 0.15 * w), 0.85 * w),
+            min(max(centre[1] + step * math.sin(heading), 0.15 * h), 0.85 * h),
+        )
+        angle += rng.uniform(-50, 50)
+    return out
+
+
 def closeup_layout(
     scene: TableScene,
     deck: _Deck,
     rng: random.Random,
+    piles: float = 0.0,
 ) -> tuple[list[Placement], list[Occluder]]:
-    """A phone photo: one to five large cards, scattered, overlapping or fanned."""
+    """A phone photo: one to five large cards, scattered, overlapping or fanned; a share `piles`
+    are cards dropped on one another (0 draws nothing: older datasets render the same)."""
     w, h = scene.size
     ch = scene.card_height
     placements: list[Placement] = []
+    if piles and rng.random() < piles:
+        placements = _pile(deck, scene.size, ch, rng)
+        occluders = _hands(scene.size, rng, 1) if rng.random() < 0.15 else []
+        return placements, occluders + _clutter(scene.size, rng, rng.choice((0, 0, 1, 2)))
     style = rng.random()
     if style < 0.25:
         pivot = (w / 2 + rng.uniform(-0.2, 0.2) * w, h / 2 + rng.uniform(0.1, 0.4) * h)
@@ -286,9 +315,11 @@ def random_scene(
     rng: random.Random,
     closeup: float = 0.4,
     far: float = 0.0,
+    piles: float = 0.0,
 ) -> tuple[TableScene, list[Placement], list[Occluder]]:
     """A scene of a random kind: `size` is the long side; a share `far` are the whole table seen
-    from the device's height, and of the rest a share `closeup` are phone close-ups."""
+    from the device's height, and of the rest a share `closeup` are phone close-ups (of which a
+    share `piles` are cards dropped on one another)."""
     deck = _Deck(design, rng)
     texture = rng.choice(list(textures)) if textures and rng.random() < 0.65 else None
     if far and rng.random() < far:  # `far` = 0 draws nothing: older datasets render the same
@@ -302,7 +333,7 @@ def random_scene(
         dims = rng.choice(((size * 3 // 4, size), (size, size), (size, size * 3 // 4)))
         camera = Camera.random(rng, dims, tilt=0.25, zoom=(1.0, 1.2))
         scene = _scene(design, texture, dims, camera, rng, (0.28, 0.6))
-        placements, occluders = closeup_layout(scene, deck, rng)
+        placements, occluders = closeup_layout(scene, deck, rng, piles)
     else:
         dims = rng.choice(((size, size), (size, size * 3 // 4)))
         camera = Camera.random(rng, dims, tilt=0.2, zoom=(1.0, 1.3))

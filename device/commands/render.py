@@ -65,6 +65,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "picture (default 0; the rest split by --closeup)",
     )
     parser.add_argument(
+        "--piles",
+        type=float,
+        default=0.0,
+        help="share of the close-ups that are two to four cards dropped on one another at any "
+        "angle (default 0)",
+    )
+    parser.add_argument(
         "--boxes",
         choices=("card", "seen"),
         default="card",
@@ -117,14 +124,14 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"unknown design(s) {' '.join(unknown)}: see `belote render --list`")
     if args.count < 0 or args.val_count < 0 or args.size < 64 or args.workers < 1:
         return _fail("--count/--val-count must be >= 0, --size >= 64, --workers >= 1")
-    for flag in ("closeup", "far"):
+    for flag in ("closeup", "far", "piles"):
         if not 0.0 <= getattr(args, flag) <= 1.0:
             return _fail(f"--{flag} must be between 0 and 1, got {getattr(args, flag)}")
     if args.preview is not None:
         from vision.preview import preview_sheet
 
         preview_sheet(args.preview, train, args.seed, args.size, root, textures, args.closeup,
-                      far=args.far)
+                      far=args.far, piles=args.piles)
         print(f"wrote {args.preview}", file=sys.stderr)
         return 0
     if args.out is None:
@@ -146,6 +153,7 @@ def run(args: argparse.Namespace) -> int:
             args.closeup,
             far=args.far,
             boxes=args.boxes,
+            piles=args.piles,
         )
     except OSError as exc:
         return _fail(f"{args.out}: {exc.strerror or exc}")

@@ -151,6 +151,41 @@ def test_far_views_show_the_whole_table_with_small_cards(cache):
     assert far_sizes[len(far_sizes) // 2] < 0.6 * near_sizes[len(near_sizes) // 2]
 
 
+def _overlap(a, b) -> float:
+    """Share of the smaller box that the other covers."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    small = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
+    return max(w, 0) * max(h, 0) / small
+
+
+def test_piles_drop_cards_on_one_another_each_still_labelled(cache):
+    """`--piles`: close-ups of two to four cards lying partly on one another at any angle."""
+    job = Job("train", ("gnome-paris",), 5, 320, cache.parent / "x", cache,
+              cache.parent / "textures", closeup=1.0, piles=1.0)
+    angles, overlapping = [], 0
+    for i in range(12):
+        _, labels, _ = render_one(job, i, {}, [])
+        cards = [lb for lb in labels if lb.labelled]
+        assert 1 <= len(labels) <= 4
+        overlapping += any(_overlap(a.box, b.box) > 0.2
+                           for k, a in enumerate(cards) for b in cards[k + 1:])
+        angles.append(len(cards))
+    # Most piles keep two cards or more named and overlapping (a card wholly under another, or
+    # with its corners out of the picture, is not labelled).
+    assert overlapping >= 8 and max(angles) >= 3
+
+
+def test_piles_change_only_the_close_ups(cache):
+    """A share of piles draws nothing for other scenes: datasets rendered before stay the same."""
+    def images(piles):
+        job = Job("train", ("gnome-paris",), 3, 160, cache.parent / "x", cache,
+                  cache.parent / "textures", closeup=0.0, far=0.5, piles=piles)
+        return [render_one(job, i, {}, [])[0] for i in range(4)]
+
+    assert all(np.array_equal(a, b) for a, b in zip(images(0.0), images(1.0), strict=True))
+
+
 def _args(**kw):
     parser = argparse.ArgumentParser()
     render_cmd.add_arguments(parser)
@@ -186,6 +221,7 @@ def test_cli_lists_designs(cache, capsys):
         ({"count": -1}, "--count"),
         ({"closeup": 2}, "--closeup"),
         ({"far": -0.1}, "--far"),
+        ({"piles": 1.5}, "--piles"),
         ({}, "nothing to do"),
     ],
 )
@@ -199,3 +235,4 @@ def test_cli_bad_input_is_one_clear_line(cache, capsys, kw, message):
 def test_cli_without_artwork_says_how_to_fetch(tmp_path, capsys):
     code = render_cmd.run(_args(out=tmp_path / "o", artwork=tmp_path / "empty"))
     assert code == 2 and "--fetch-artwork" in capsys.readouterr().err
+
