@@ -221,7 +221,8 @@ def table_layout(
 def _pile(deck: _Deck, size: tuple[int, int], card_height: float,
           rng: random.Random) -> list[Placement]:
     """Two to four cards dropped on one another at any angle, each showing part of its face:
-    what phone photos of played cards show most, and where one box used to cover two cards."""
+    what phone photos of played cards often show, and where the box model may draw one box over
+    two cards."""
     w, h = size
     centre = (rng.uniform(0.35, 0.65) * w, rng.uniform(0.35, 0.65) * h)
     angle = rng.uniform(-180, 180)
@@ -252,12 +253,11 @@ def closeup_layout(
     w, h = scene.size
     ch = scene.card_height
     placements: list[Placement] = []
-    if piles and rng.random() < piles:
+    pile = bool(piles) and rng.random() < piles
+    style = 0.0 if pile else rng.random()
+    if pile:
         placements = _pile(deck, scene.size, ch, rng)
-        occluders = _hands(scene.size, rng, 1) if rng.random() < 0.15 else []
-        return placements, occluders + _clutter(scene.size, rng, rng.choice((0, 0, 1, 2)))
-    style = rng.random()
-    if style < 0.25:
+    elif style < 0.25:
         pivot = (w / 2 + rng.uniform(-0.2, 0.2) * w, h / 2 + rng.uniform(0.1, 0.4) * h)
         placements = _fan(
             deck, pivot, rng.uniform(-30, 30), rng.randint(2, 5), 1.0, rng, ch, backs=False, z0=0
