@@ -84,10 +84,15 @@ class SetReport:
 
     def summary(self) -> dict[str, object]:
         cards_true = sum(len(r.truth) for r in self.images)
+        # Precision and recall above are per-image averages; these are the plain counts.
+        read = sum(len(set(r.truth) & set(r.predicted)) for r in self.images)
+        reported = sum(len(r.predicted) for r in self.images)
         return {
             "set": self.name,
             "images": len(self.images),
             "cards": cards_true,
+            "cards_read": read,
+            "cards_false": reported - read,
             "precision": round(self.precision, 4),
             "recall": round(self.recall, 4),
             "perfect": round(self.perfect, 4),

@@ -96,6 +96,10 @@ def _print_summary(s: dict, top: int) -> None:
         f"  card-set precision {s['precision']:.4f}  recall {s['recall']:.4f}  "
         f"perfect images {s['perfect']:.2%}"
     )
+    print(
+        f"  (averaged per image; in all: {s['cards_read']} of {s['cards']} cards read, "
+        f"{s['cards_false']} reported that are not there)"
+    )
     if s["decoys"]:
         print(
             f"  face-down / non-belote cards reported as a belote card: "

@@ -82,6 +82,19 @@ def test_evaluate_averages_over_images_and_counts_confusions():
     assert summary["images"] == 2 and summary["cards"] == 3
 
 
+def test_summary_counts_cards_read_and_false_over_the_whole_set():
+    """The per-image averages weigh a one-card photo like a four-card one; the counts do not."""
+    truths = [
+        Truth(Path("1.jpg"), (("JH", BOX_A),)),
+        Truth(Path("2.jpg"), (("QS", BOX_A), ("KS", BOX_B), ("9D", BOX_C))),
+    ]
+    answers = {"1.jpg": [], "2.jpg": [det("QS"), det("KS", BOX_B), det("9D", BOX_C),
+                                      det("7C", (0, 30, 10, 45))]}
+    summary = evaluate("t", truths, lambda p: answers[p.name], progress=False).summary()
+    assert (summary["cards_read"], summary["cards_false"]) == (3, 1)
+    assert summary["recall"] == pytest.approx(0.5)  # (0 + 1) / 2 images, but 3 of 4 cards
+
+
 def test_load_labels_json(tmp_path: Path):
     (tmp_path / "images").mkdir()
     labels = {"images": {"p.jpg": [{"card": "TD", "box": [1, 2, 30, 40]}]}}
