@@ -159,21 +159,21 @@ def _overlap(a, b) -> float:
     return max(w, 0) * max(h, 0) / small
 
 
-def test_piles_drop_cards_on_one_another_each_still_labelled(cache):
+def test_pile_scenes_label_the_overlapping_cards(cache):
     """`--piles`: close-ups of two to four cards lying partly on one another at any angle."""
     job = Job("train", ("gnome-paris",), 5, 320, cache.parent / "x", cache,
               cache.parent / "textures", closeup=1.0, piles=1.0)
-    angles, overlapping = [], 0
+    named, overlapping = [], 0
     for i in range(12):
         _, labels, _ = render_one(job, i, {}, [])
         cards = [lb for lb in labels if lb.labelled]
         assert 1 <= len(labels) <= 4
         overlapping += any(_overlap(a.box, b.box) > 0.2
                            for k, a in enumerate(cards) for b in cards[k + 1:])
-        angles.append(len(cards))
+        named.append(len(cards))
     # Most piles keep two cards or more named and overlapping (a card wholly under another, or
     # with its corners out of the picture, is not labelled).
-    assert overlapping >= 8 and max(angles) >= 3
+    assert overlapping >= 8 and max(named) >= 3
 
 
 def test_piles_change_only_the_close_ups(cache):
@@ -235,4 +235,3 @@ def test_cli_bad_input_is_one_clear_line(cache, capsys, kw, message):
 def test_cli_without_artwork_says_how_to_fetch(tmp_path, capsys):
     code = render_cmd.run(_args(out=tmp_path / "o", artwork=tmp_path / "empty"))
     assert code == 2 and "--fetch-artwork" in capsys.readouterr().err
-
