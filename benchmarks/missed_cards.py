@@ -16,9 +16,9 @@ box, some of them two overlapping cards under one box, which led to `belote rend
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -27,7 +27,7 @@ CAUSES = ("no box", "named weakly", "read as another")
 
 
 def miss_cause(
-    truth_box: list[float], boxes: list[tuple[float, ...]], tops: list[tuple[str, float]],
+    truth_box: Sequence[float], boxes: list[tuple[float, ...]], tops: list[tuple[str, float]],
     card: str, min_prob: float,
 ) -> str:
     """The cause of one missed card: `boxes` of the first stage and each one's (best card,
@@ -43,7 +43,8 @@ def miss_cause(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--set", required=True, type=Path, help="labels.json of an image set")
+    parser.add_argument("--set", required=True, type=Path,
+                        help="labels.json, data.yaml or dataset folder (as `belote eval`)")
     parser.add_argument("--model", help="box source (default: the shipped box model)")
     parser.add_argument("--list", action="store_true", help="print every missed card")
     args = parser.parse_args(argv)
@@ -51,34 +52,33 @@ def main(argv: list[str] | None = None) -> int:
 
     from vision.classifier import LABELS
     from vision.detector import load_detector
+    from vision.evaluate import load_set
     from vision.two_stage import with_classifier
 
-    obj = json.loads(args.set.read_text(encoding="utf-8"))
-    labels = obj["images"] if "images" in obj else obj
-    folder = args.set.parent / "images"
+    truths = load_set(args.set)
     reader = with_classifier(load_detector(args.model, boxes=True))
-    print(f"{args.set}: {len(labels)} images; {reader!r}")
+    print(f"{args.set}: {len(truths)} images; {reader!r}")
     causes: Counter[str] = Counter()
     cards = 0
-    for name, truth in labels.items():
-        image = cv2.imread(str(folder / name))
+    for truth in truths:
+        image = cv2.imread(str(truth.image))
         if image is None:
-            raise SystemExit(f"error: cannot read image {folder / name}")
-        cards += len(truth)
+            raise SystemExit(f"error: cannot read image {truth.image}")
+        cards += len(truth.cards)
         reported = {d.card for d in reader.detect(image)}
-        missed = [t for t in truth if t["card"] not in reported]
+        missed = [(card, box) for card, box in truth.cards if card not in reported]
         if not missed:
             continue
         boxes = [d.box for d in reader.detector.boxes(image, reader.box_conf)]
         probs = reader.classifier.probabilities(image, boxes) if boxes else []
         tops = [(LABELS[int(row.argmax())], float(row.max())) for row in probs]
-        on_label = reader.classifier.probabilities(image, [t["box"] for t in missed])
-        for t, row in zip(missed, on_label, strict=True):
-            cause = miss_cause(t["box"], boxes, tops, t["card"], reader.min_prob)
+        on_label = reader.classifier.probabilities(image, [box for _card, box in missed])
+        for (card, box), row in zip(missed, on_label, strict=True):
+            cause = miss_cause(box, boxes, tops, card, reader.min_prob)
             causes[cause] += 1
             if args.list:
-                print(f"  {name:20} {t['card']}  {cause:16} on its labelled box: "
-                      f"{t['card']} {row[LABELS.index(t['card'])]:.2f}")
+                print(f"  {truth.image.name:20} {card}  {cause:16} on its labelled box: "
+                      f"{card} {row[LABELS.index(card)]:.2f}")
     missed_total = sum(causes.values())
     print(f"{missed_total} of {cards} labelled cards missed")
     for cause in CAUSES:
