@@ -13,6 +13,8 @@ that, the turn is worked out for the first trick alone and every unplayed card i
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from itertools import permutations
+from math import perm
 from typing import Any
 
 # Weak readings (votes: the classifier's probabilities summed over frames) must favour one way
@@ -22,6 +24,9 @@ HINT_MARGIN = 1.0
 # played has this share of its votes (at 0.15, a woven table's pattern read QS 0.67, QC 0.19
 # became a play and shifted the rest of a simulated deal).
 OTHER_SHARE = 0.25
+# An unread play named early (`breaks_fewest`) judges each way of filling the unread plays so far:
+# at most this many (two unread plays among 30 cards; ~0.2 ms each, once per trick at most).
+EARLY_FILLINGS = 900
 
 _CCW = ("N", "W", "S", "E")
 _CW = ("N", "E", "S", "W")
@@ -251,18 +256,23 @@ class DealView:
             return self.after(self.plays[-1][0])
         return None  # the trick's winner leads, and that needs the trump
 
-    def deduced(self, hints: Mapping[int, Mapping[str, float]] | None = None
+    def deduced(self, hints: Mapping[int, Mapping[str, float]] | None = None,
+                reopen: Iterable[int] = ()
                 ) -> tuple[list[tuple[int, str]], list[tuple[int, str, dict[str, float]]]]:
         """(index, card) of each unread play the rest of the deal proves (`engine.deduce`); and
         when several ways to fill them break the fewest rules, the one the camera's `hints`
         (play index: {card: weak votes}) favour clearly: (index, card, share of each card's
-        votes) for each of its plays, read weakly, not proven."""
-        if not self.unread or self.rules is None or self.contract is None or self.dealer is None:
+        votes) for each of its plays, read weakly, not proven. The plays in `reopen` (named
+        in doubt) count as unread."""
+        reopen = set(reopen)
+        plays = [(seat, None if i in reopen else card) for i, (seat, card) in enumerate(self.plays)]
+        if all(card is not None for _seat, card in plays) or self.rules is None \
+                or self.contract is None or self.dealer is None:
             return [], []
         try:
             from engine.deduce import deduce
 
-            found = deduce(self.rules, *self._for_engine(len(self.plays)))
+            found = deduce(self.rules, *self._for_engine(len(plays), plays))
         except (ImportError, ValueError):
             return [], []
         proven = [(i, str(found.plays[i][1])) for i in found.deduced]
@@ -282,6 +292,30 @@ class DealView:
             total = sum(votes.values()) or 1.0
             hinted.append((i, str(tie[i][1]), {c: round(v / total, 3) for c, v in votes.items()}))
         return proven, hinted
+
+    def breaks_fewest(self, index: int, card: str) -> bool:
+        """Whether `card` at unread play `index` breaks no more rules of the deal so far than
+        any other card not played would there, each counted at its best filling of the other
+        unread plays (False when the engine cannot say, or over EARLY_FILLINGS ways to judge)."""
+        if self.plays[index][1] is not None:
+            return False
+        try:
+            from engine.cards import DECK
+        except ImportError:
+            return False
+        blanks = [index] + [i for i in self.unread if i != index]
+        pool = [str(c) for c in DECK if str(c) not in self.played]
+        if perm(len(pool), len(blanks)) > EARLY_FILLINGS:
+            return False
+        plays: list[tuple[str, str]] = [(s, c or "") for s, c in self.plays]
+        least: dict[str, int] = {}
+        for order in permutations(pool, len(blanks)):
+            for i, c in zip(blanks, order, strict=True):
+                plays[i] = (plays[i][0], c)
+            n = self.rules_broken(plays)
+            if n is not None and n < least.get(order[0], n + 1):
+                least[order[0]] = n
+        return card in least and least[card] <= min(least.values())
 
     def rules_broken(self, plays: list[tuple[str, str]]) -> int | None:
         """How many rules the whole deal `plays` breaks (`engine.observe.audit`), or None when

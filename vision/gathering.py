@@ -58,6 +58,9 @@ class Gathering:
         def _name_unread(self, out: list[Event]) -> None:
             ...
 
+        def _name_early(self, out: list[Event]) -> None:
+            ...
+
         def _recall_early(self, tr: CardTrack, out: list[Event]) -> None:
             ...
 
@@ -214,6 +217,7 @@ class Gathering:
         view = self.view
         start = 4 * view.gathered
         unread = {seat for seat, card in view.plays[start:start + 4] if card is None}
+        self._name_early(out)
         went = max((tr.last_seen for tr in self.tracks if tr.state == "played"), default=self._now)
         self._emit(out, "trick_gathered", {"t": round(self._now, 3)})
         self._glimpsed = {}

@@ -101,6 +101,7 @@ class TableTracker(Gathering, ReadingFixes, TurnOrder):
         # (trick, seat): {card: summed probability} of boxes read too weakly to name there
         # (`vision.two_stage.WEAK_PROB`): which card an unread play held, when the rules hesitate
         self._hints: dict[tuple[int, str], dict[str, float]] = {}
+        self._early: dict[int, str] = {}  # play: card named from those readings, in doubt
 
     # --- the event log -------------------------------------------------------------------------
 
@@ -121,7 +122,7 @@ class TableTracker(Gathering, ReadingFixes, TurnOrder):
         self.view.apply(e)
         if e["type"] in ("deal_started", "game_started"):
             self.tracks = [t for t in self.tracks if t.state == "candidate"]
-            self._hints = {}
+            self._hints, self._early = {}, {}
             return
         if e["type"] == "deal_over":
             for t in self.tracks:
@@ -265,7 +266,7 @@ class TableTracker(Gathering, ReadingFixes, TurnOrder):
     def _start_deal(self, out: list[Event]) -> None:
         self._emit(out, "deal_started", {"dealer": self.view.next_dealer(self.settings.dealer)})
         self._mend_tried.clear()
-        self._hints = {}
+        self._hints, self._early = {}, {}
         self.tracks = [tr for tr in self.tracks if tr.state == "candidate"]
         self._empty_since = None
 

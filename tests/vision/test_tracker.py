@@ -1251,3 +1251,112 @@ def test_a_box_among_a_complete_trick_still_lying_there_is_not_the_next_lead() -
     events += ev
     assert plays(events) == [*cards.items(), ("N", "8S")]
     assert kinds(events).count("trick_gathered") == 1
+
+
+def _second_trick_with_w_unread(weak: tuple, first=(("N", "7D"), ("W", "8D"), ("S", "9D"),
+                                                    ("E", "AD"))):
+    """E won the first trick (logged; trumps spades); E leads the second, N follows, W's card
+    is never read (only `weak`ly: its readings frame after frame), S's AC; then the sweep."""
+    from vision.detections import UNNAMED
+
+    tr = started("E", {"taker": "N", "bid": 80, "trump": "S"})  # N leads, then W, S, E
+    _logged(tr, list(first))
+    x, y = SPOT["W"]
+    box = Detection(UNNAMED, 0.0, (x - 28.5, y - 44, x + 28.5, y + 44), weak)
+    cards = [("E", "7C"), ("N", "8C"), ("S", "AC")]
+    events, t = [], 0.0
+    for k in range(len(cards)):
+        lying = _trick(dict(cards[: k + 1]))
+        ev, t = run(tr, lambda t, lying=lying, k=k: [*lying(t), *([box] if k else [])], t0=t,
+                    seconds=LAST_WAIT + 1.0 if k == 2 else 0.6)
+        events += ev
+    ev, t = run(tr, lambda t: [], t0=t, seconds=1.5)  # swept
+    return tr, events + ev, t
+
+
+@pytest.mark.parametrize(("weak", "named"), [
+    ((("9C", 0.4), ("TC", 0.05)), True),   # one card clearly favoured (8 votes in 9)
+    ((("9C", 0.3), ("TC", 0.25)), False),  # two nearly alike: left unread
+    ((("8D", 0.4), ("TC", 0.05)), False),  # a card played already (a misread there?)
+])
+def test_an_unread_card_read_weakly_is_named_in_doubt_when_its_trick_goes(weak, named) -> None:
+    tr, events, _t = _second_trick_with_w_unread(weak)
+    assert plays(events) == [("E", "7C"), ("N", "8C"), ("W", None), ("S", "AC")]
+    fixes = [e for e in events if e["type"] == "correction"]
+    if not named:
+        assert fixes == [] and tr.view.unread == [6] and tr.view.turn is None
+        return
+    gathered = next(e for e in events if e["type"] == "trick_gathered")
+    assert [fixed(e) for e in fixes] == [{"play": 6, "card": "9C", "before": None,
+                                          "uncertain": True, "alternatives": [["TC", 0.111]]}]
+    # Named when the trick went (within seconds of the card), not at the deal's end; the
+    # engine then knows who won the trick: S with AC, who leads next.
+    assert fixes[0]["data"]["t"] == gathered["data"]["t"]
+    assert tr.view.plays[6] == ("W", "9C") and tr.view.turn == "S"
+
+
+def test_a_weak_reading_that_would_make_its_seat_a_revoker_is_not_named_early() -> None:
+    # W did not follow clubs in the first trick: W holding TC would be a revoke. Read weakly
+    # as TC, W's unread card stays unread (the deal's end judges it with the rest).
+    first = (("N", "QC"), ("W", "8H"), ("S", "JC"), ("E", "KC"))  # E won, as before
+    tr, events, _t = _second_trick_with_w_unread((("TC", 0.4), ("9H", 0.05)), first)
+    assert [e for e in events if e["type"] == "correction"] == [] and tr.view.unread == [6]
+    assert tr.view.breaks_fewest(6, "9H") and not tr.view.breaks_fewest(6, "TC")
+
+
+def test_a_card_named_early_is_corrected_when_it_lands_elsewhere_clearly() -> None:
+    tr, _events, t = _second_trick_with_w_unread((("9C", 0.4), ("KC", 0.2)))
+    assert tr.view.plays[6] == ("W", "9C")
+    # S leads the third trick: 9C, read surely. W's weak readings' next card was KC.
+    ev, _ = run(tr, _trick({"S": "9C"}), t0=t, seconds=1.0)
+    assert kinds(ev) == ["correction", "card_played"]
+    assert fixed(ev[0]) == {"play": 6, "card": "KC", "before": "9C"}
+    assert plays(ev) == [("S", "9C")] and tr.view.plays[6] == ("W", "KC")
+
+
+def test_a_card_named_early_is_judged_again_at_the_deals_end() -> None:
+    """A play of the seventh trick unread, read weakly as the card that is truly the unread
+    last card of another seat: named so when its trick goes; at the deal's end the rules
+    prove both cards the other way round, and the early name gives way."""
+    import random
+
+    from engine.contract import Contract
+    from engine.deduce import deduce
+    from engine.playout import play_out
+    from engine.rules import find_rules
+    from vision.detections import UNNAMED
+
+    rules = find_rules("ffb-coinche")
+    contract = Contract.from_json({"taker": "N", "bid": 80, "trump": "H"})
+    for seed in range(200):  # a deal where the rules prove which unread card was which
+        deal = play_out(random.Random(seed), rules, contract)
+        i, j = 25, 30  # the second card of trick 7, the third of trick 8
+        blank = [(s, None if k in (i, j) else c) for k, (s, c) in enumerate(deal.plays)]
+        if set(deduce(rules, contract, deal.dealer, blank).deduced) == {i, j}:
+            break
+    else:
+        pytest.fail("no deal where the rules prove both cards")
+    plays_ = [(str(s), str(c)) for s, c in deal.plays]
+    tr = started(str(deal.dealer), contract.to_json())
+    for k, (seat, card) in enumerate(plays_[:24]):
+        tr.observe({"type": "card_played", "data": {"seat": seat, "card": card}})
+        if k % 4 == 3:
+            tr.observe({"type": "trick_gathered", "data": {}})
+    wrong = plays_[j][1]  # what the weak readings of play i say
+    events: list = []
+    t = 0.0
+    for start in (24, 28):
+        unread = i if start == 24 else j
+        trick = [p for k, p in enumerate(plays_[start:start + 4], start) if k != unread]
+        x, y = SPOT[plays_[unread][0]]
+        weak = [Detection(UNNAMED, 0.0, (x - 28.5, y - 44, x + 28.5, y + 44),
+                          ((wrong, 0.4),))] if unread == i else []
+        lying = _trick(dict(trick))
+        ev, t = run(tr, lambda t, lying=lying, weak=weak: [*lying(t), *weak], t0=t, seconds=3.0)
+        ev2, t = run(tr, lambda t: [], t0=t, seconds=1.5)  # swept
+        events += ev + ev2
+    fixes = [fixed(e) for e in events if e["type"] == "correction"]
+    assert fixes[0] == {"play": i, "card": wrong, "before": None, "uncertain": True,
+                        "alternatives": []}
+    assert {"play": i, "card": plays_[i][1], "before": wrong, "uncertain": True} in fixes[1:]
+    assert tr.view.plays == plays_ and kinds(events)[-1] == "deal_over"
