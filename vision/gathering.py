@@ -61,6 +61,9 @@ class Gathering:
         def _name_early(self, out: list[Event]) -> None:
             ...
 
+        def _provisional(self) -> dict[int, str]:
+            ...
+
         def _recall_early(self, tr: CardTrack, out: list[Event]) -> None:
             ...
 
@@ -240,20 +243,26 @@ class Gathering:
             and tr.first_seen <= went and self._now - tr.last_seen <= self.settings.forget_s
 
     def _fill_unread(self, tr: CardTrack, t: float, out: list[Event]) -> bool:
-        """A card read in front of a seat whose play in the trick still lying there is unread:
-        it is that play's card (recorded when the last seat's card came), not a new lead."""
+        """A card read in front of a seat whose play in the trick still lying there is unread
+        (or named only from weak readings, `_name_early`, as another card): it is that play's
+        card (recorded when the last seat's card came), not a new lead."""
         view = self.view
         start = 4 * view.gathered
         trick = view.plays[start:start + 4]
-        if (tr.zone, None) not in trick or (len(trick) == 4 and not any(
+        early = {i: card for i, card in self._provisional().items()
+                 if i >= start and view.plays[i][0] == tr.zone}
+        if ((tr.zone, None) not in trick and not early) or (len(trick) == 4 and not any(
                 o.state == "played" and t - o.last_seen < self.settings.gather_s
                 for o in self.tracks)):
             return False  # (a whole trick no longer seen: this card is the next one's)
         card, _resolved = view.choose(tr.readings(), tr.zone)
         if card is None:
             return False
-        index = start + trick.index((tr.zone, None))
+        index, before = next(iter(early.items())) if early \
+            else (start + trick.index((tr.zone, None)), None)
         tr.state, tr.card = "played", card
+        if before is not None:  # the track of the weak readings gives way to this one
+            self.tracks = [o for o in self.tracks if not (o.box is None and o.card == before)]
         # (`_emit` gives it the frame time: when it was read, the time of its play)
-        self._emit(out, "correction", {"play": index, "card": card, "before": None})
+        self._emit(out, "correction", {"play": index, "card": card, "before": before})
         return True

@@ -34,10 +34,10 @@ SWAP_FAVOUR = 3.0
 SWAP_SHARE = 0.05  # ... a play may take another reading with this share of its votes
 SWAP_DEPTH = 3
 
-# An unread play is named when its trick is gathered, in doubt, from its weak readings when the
+# An unread play of the trick on the table is named, in doubt, from its weak readings when the
 # card they favour most is not played yet and has EARLY_SHARE of the votes of cards not played,
 # EARLY_VOTES at least (several frames): the record shows it within seconds, not at the deal's
-# end (`_name_early`). On six cached sets of 20 deals, 30 plays named so, all right.
+# end (`_name_early`).
 EARLY_SHARE = 0.6
 EARLY_VOTES = 2.0
 
@@ -160,7 +160,8 @@ class ReadingFixes:
     tracks: list[CardTrack]
     _mend_tried: set[tuple[int, float]]
     _hints: dict[tuple[int, str], dict[str, float]]
-    _early: dict[int, str]  # unread plays named when their trick went (`_name_early`)
+    _early: dict[int, str]  # unread plays named from weak readings (`_name_early`)
+    _early_tried: set[tuple[int, str, int]]
     _glimpsed: dict[str, float]
     _now: float
 
@@ -254,12 +255,14 @@ class ReadingFixes:
                     votes[card] = votes.get(card, 0.0) + float(p)
 
     def _name_early(self, out: list[Event]) -> None:
-        """The trick on the table is being gathered: each of its unread plays whose weak
-        readings favour most a card not played yet, by EARLY_SHARE of those of cards not played,
-        a card that breaks no more rules there than any other unseen card would
-        (`DealView.breaks_fewest`), is named now, uncertain, with the other readings of cards
-        not played as alternatives. A track holding those readings stands for it,
-        so the card seen clearly elsewhere later corrects it as any misread (`_recall`)."""
+        """Each unread play of the trick on the table (every frame, and as it is gathered)
+        whose weak readings favour most a card not played yet, by EARLY_SHARE of those of cards
+        not played, a card that breaks no more rules there than any other unseen card would
+        (`DealView.breaks_fewest`, judged once per card and play), is named now, uncertain,
+        with the other readings of cards not played as alternatives. A track holding those
+        readings, without a box, stands for it: the card read plainly in its place confirms
+        it (`_commit` merges them) or renames it (`_fill_unread`); seen clearly elsewhere, it
+        is corrected as any misread (`_recall`); else the deal's end judges it again."""
         view = self.view
         start = 4 * view.gathered
         for i in range(start, min(start + 4, len(view.plays))):
@@ -272,15 +275,26 @@ class ReadingFixes:
             votes = {c: v for c, v in hints.items() if c not in view.played}
             total = sum(votes.values())
             if top not in votes or votes[top] < max(EARLY_VOTES, EARLY_SHARE * total) \
-                    or not view.breaks_fewest(i, top):
+                    or (i, top, len(view.plays)) in self._early_tried:
+                continue
+            self._early_tried.add((i, top, len(view.plays)))  # (judged once a play)
+            if not view.breaks_fewest(i, top):
                 continue
             others = sorted(([c, round(v / total, 3)] for c, v in votes.items() if c != top),
                             key=lambda a: -a[1])
             self._emit(out, "correction", {"play": i, "card": top, "before": None,
                                            "uncertain": True, "alternatives": others[:3]})
             self._early[i] = top
-            self.tracks.append(CardTrack(None, seat, self._now, self._now, state="gathered",
+            # (never seen plainly: it neither keeps its trick on the table nor dates a sweep)
+            self.tracks.append(CardTrack(None, seat, self._now, float("-inf"), state="played",
                                          card=top, votes=dict(votes)))
+
+    def _provisional(self) -> dict[int, str]:
+        """The plays named from weak readings (`_name_early`) whose card has not been read
+        plainly since (its track never boxed) nor corrected: play index -> card."""
+        return {i: card for i, card in self._early.items()
+                if self.view.plays[i][1] == card and (track := _track_of(self.tracks, card))
+                is not None and track.box is None}
 
     def _name_unread(self, out: list[Event]) -> None:
         """The deal is over: each unread card the rest of the deal proves is written in as a
@@ -289,7 +303,7 @@ class ReadingFixes:
         with those readings' shares as alternatives. Either may give way to the card its own
         weak readings clearly favour, recorded at another play that was misread (`_swap`)."""
         view = self.view
-        early = {i: card for i, card in self._early.items() if view.plays[i][1] == card}
+        early = self._provisional()
         hints = {i: self._hints[(i // 4, seat)] for i, (seat, card) in enumerate(view.plays)
                  if (card is None or i in early) and (i // 4, seat) in self._hints}
         proven, hinted = view.deduced(hints, reopen=early)

@@ -9,10 +9,11 @@ cannot, and any such settlement, or a weak reading, marks the play `uncertain` f
 Plays keep the order of the seats: a card out of turn waits for the seat whose turn it is (at a
 trick's start, for the seats that may have won the trick before), and a seat never read by the
 time its trick is gathered, or when the seat after it has played, gets an unread play (card None)
-in its place, filled when its card shows, or named at the deal's end when the rest of the deal
-proves it (`vision.gathering`). A card lost under a hand and seen again keeps its first sighting,
-which says in what order the cards came. Later frames that prove an earlier reading wrong correct
-it (`vision.reading_fixes`).
+in its place, filled when its card shows, named in doubt from the weak readings where it lies
+when they clearly favour one card, or named at the deal's end when the rest of the deal proves
+it (`vision.gathering`). A card lost under a hand and seen again keeps its first sighting, which
+says in what order the cards came. Later frames that prove an earlier reading wrong correct it
+(`vision.reading_fixes`).
 
 Events are dicts `{"type": ..., "data": {...}}` as in docs/events.md; a `card_played` event also
 carries `"box"` (the card in image pixels) so the loop can cut an evidence picture.
@@ -102,6 +103,7 @@ class TableTracker(Gathering, ReadingFixes, TurnOrder):
         # (`vision.two_stage.WEAK_PROB`): which card an unread play held, when the rules hesitate
         self._hints: dict[tuple[int, str], dict[str, float]] = {}
         self._early: dict[int, str] = {}  # play: card named from those readings, in doubt
+        self._early_tried: set[tuple[int, str, int]] = set()  # (play, card, plays recorded)
 
     # --- the event log -------------------------------------------------------------------------
 
@@ -122,7 +124,7 @@ class TableTracker(Gathering, ReadingFixes, TurnOrder):
         self.view.apply(e)
         if e["type"] in ("deal_started", "game_started"):
             self.tracks = [t for t in self.tracks if t.state == "candidate"]
-            self._hints, self._early = {}, {}
+            self._hints, self._early, self._early_tried = {}, {}, set()
             return
         if e["type"] == "deal_over":
             for t in self.tracks:
@@ -199,6 +201,7 @@ class TableTracker(Gathering, ReadingFixes, TurnOrder):
             if not self._should_wait(tr, t):
                 self._commit(tr, t, out)
         self._close_gap(t, out)
+        self._name_early(out)
         self._maybe_gather(t, out)
         return out
 
@@ -266,7 +269,7 @@ class TableTracker(Gathering, ReadingFixes, TurnOrder):
     def _start_deal(self, out: list[Event]) -> None:
         self._emit(out, "deal_started", {"dealer": self.view.next_dealer(self.settings.dealer)})
         self._mend_tried.clear()
-        self._hints, self._early = {}, {}
+        self._hints, self._early, self._early_tried = {}, {}, set()
         self.tracks = [tr for tr in self.tracks if tr.state == "candidate"]
         self._empty_since = None
 

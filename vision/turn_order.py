@@ -28,6 +28,9 @@ class TurnOrder:
         def _too_small(self, tr: CardTrack) -> bool:
             ...
 
+        def _provisional(self) -> dict[int, str]:
+            ...
+
     def _should_wait(self, tr: CardTrack, t: float) -> bool:
         """Hold a steady card a little while its name is in doubt, or while a card that landed
         before it (or belongs to the player whose turn it is) is not confirmed yet: plays must be
@@ -39,7 +42,8 @@ class TurnOrder:
         view = self.view
         turn = view.turn
         placed = len(view.trick_plays)
-        if placed >= 4 and waited < s.turn_wait and all(c for _seat, c in view.trick_plays) \
+        unsure = self._unsure_seats()
+        if placed >= 4 and waited < s.turn_wait and not unsure \
                 and sum(o.state == "played" and o.last_seen == t for o in self.tracks) >= 3:
             # A trick is gathered before the next lead: while three of its cards are seen this
             # very frame, a card appearing among them (a box on a hand, on two cards) waits.
@@ -50,7 +54,7 @@ class TurnOrder:
         # referee gave the dealer (otherwise the dealer is the tracker's guess). A card that
         # landed after another one still lying in a seat's place is not the lead either.
         if placed >= 4 and tr.zone in _SEATS and waited < s.turn_wait \
-                and (tr.zone, None) not in view.trick_plays and self._trick_read_plainly():
+                and tr.zone not in unsure and self._trick_read_plainly():
             # Put down while the complete trick still lies there, it leads the next trick. That
             # trick read plainly, a seat that cannot have won it does not lead (a box on a card
             # being swept, say): wait for the sweep, then it is judged as any first card. (A
@@ -86,6 +90,14 @@ class TurnOrder:
             if turn is not None and o.zone == turn and tr.zone != turn and len(o.times) >= 2:
                 return True
         return False
+
+    def _unsure_seats(self) -> set[str]:
+        """Seats whose play in the trick on the table is unread, or named only from weak
+        readings (`_name_early`): a card read there fills it (`_fill_unread`)."""
+        early = self._provisional()
+        start = 4 * self.view.gathered
+        return {seat for i, (seat, card) in enumerate(self.view.trick_plays, start)
+                if card is None or i in early}
 
     def _trick_read_plainly(self) -> bool:
         """Whether each card recorded in the trick on the table is its track's best reading by a

@@ -1254,9 +1254,10 @@ def test_a_box_among_a_complete_trick_still_lying_there_is_not_the_next_lead() -
 
 
 def _second_trick_with_w_unread(weak: tuple, first=(("N", "7D"), ("W", "8D"), ("S", "9D"),
-                                                    ("E", "AD"))):
+                                                    ("E", "AD")), late: str | None = None):
     """E won the first trick (logged; trumps spades); E leads the second, N follows, W's card
-    is never read (only `weak`ly: its readings frame after frame), S's AC; then the sweep."""
+    is never read (only `weak`ly: its readings frame after frame), S's AC; (W's card read
+    plainly as `late` a second before) the sweep."""
     from vision.detections import UNNAMED
 
     tr = started("E", {"taker": "N", "bid": 80, "trump": "S"})  # N leads, then W, S, E
@@ -1270,6 +1271,9 @@ def _second_trick_with_w_unread(weak: tuple, first=(("N", "7D"), ("W", "8D"), ("
         ev, t = run(tr, lambda t, lying=lying, k=k: [*lying(t), *([box] if k else [])], t0=t,
                     seconds=LAST_WAIT + 1.0 if k == 2 else 0.6)
         events += ev
+    if late is not None:
+        ev, t = run(tr, lambda t: [*_trick(dict(cards))(t), det(late, "W")], t0=t, seconds=1.0)
+        events += ev
     ev, t = run(tr, lambda t: [], t0=t, seconds=1.5)  # swept
     return tr, events + ev, t
 
@@ -1279,7 +1283,7 @@ def _second_trick_with_w_unread(weak: tuple, first=(("N", "7D"), ("W", "8D"), ("
     ((("9C", 0.3), ("TC", 0.25)), False),  # two nearly alike: left unread
     ((("8D", 0.4), ("TC", 0.05)), False),  # a card played already (a misread there?)
 ])
-def test_an_unread_card_read_weakly_is_named_in_doubt_when_its_trick_goes(weak, named) -> None:
+def test_an_unread_card_read_weakly_is_named_in_doubt_while_its_trick_lies(weak, named) -> None:
     tr, events, _t = _second_trick_with_w_unread(weak)
     assert plays(events) == [("E", "7C"), ("N", "8C"), ("W", None), ("S", "AC")]
     fixes = [e for e in events if e["type"] == "correction"]
@@ -1287,11 +1291,12 @@ def test_an_unread_card_read_weakly_is_named_in_doubt_when_its_trick_goes(weak, 
         assert fixes == [] and tr.view.unread == [6] and tr.view.turn is None
         return
     gathered = next(e for e in events if e["type"] == "trick_gathered")
+    unread = next(e for e in events if e["type"] == "card_played" and e["data"]["card"] is None)
     assert [fixed(e) for e in fixes] == [{"play": 6, "card": "9C", "before": None,
                                           "uncertain": True, "alternatives": [["TC", 0.111]]}]
-    # Named when the trick went (within seconds of the card), not at the deal's end; the
-    # engine then knows who won the trick: S with AC, who leads next.
-    assert fixes[0]["data"]["t"] == gathered["data"]["t"]
+    # Named as soon as its play is written in (S's card came), not when the trick goes, nor at
+    # the deal's end; the engine then knows who won the trick: S with AC, who leads next.
+    assert fixes[0]["data"]["t"] == unread["data"]["t"] < gathered["data"]["t"]
     assert tr.view.plays[6] == ("W", "9C") and tr.view.turn == "S"
 
 
@@ -1360,3 +1365,17 @@ def test_a_card_named_early_is_judged_again_at_the_deals_end() -> None:
                         "alternatives": []}
     assert {"play": i, "card": plays_[i][1], "before": wrong, "uncertain": True} in fixes[1:]
     assert tr.view.plays == plays_ and kinds(events)[-1] == "deal_over"
+
+
+@pytest.mark.parametrize("late", ["9C", "TC"])
+def test_a_card_named_early_then_read_plainly_in_its_place_is_that_play(late: str) -> None:
+    # W's card, named 9C from its weak readings, is then read plainly: as 9C, the play stands
+    # (and is no longer in doubt at the deal's end); as TC, the play is corrected to TC.
+    tr, events, _t = _second_trick_with_w_unread((("9C", 0.4), ("TC", 0.05)), late=late)
+    assert plays(events) == [("E", "7C"), ("N", "8C"), ("W", None), ("S", "AC")]
+    fixes = [fixed(e) for e in events if e["type"] == "correction"]
+    assert fixes[0] == {"play": 6, "card": "9C", "before": None, "uncertain": True,
+                        "alternatives": [["TC", 0.111]]}
+    assert fixes[1:] == ([] if late == "9C" else [{"play": 6, "card": "TC", "before": "9C"}])
+    assert tr.view.plays[6] == ("W", late) and tr._provisional() == {}
+    assert kinds(events).count("trick_gathered") == 1
