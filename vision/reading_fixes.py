@@ -308,7 +308,7 @@ class ReadingFixes:
                  if (card is None or i in early) and (i // 4, seat) in self._hints}
         proven, hinted = view.deduced(hints, reopen=early)
         named = dict(proven) | {i: card for i, card, _shares in hinted}
-        for i, before in early.items():  # named in doubt when its trick went: judged again
+        for i, before in early.items():  # named in doubt from weak readings: judged again
             if named.get(i, before) != before:
                 self._emit(out, "correction", {"play": i, "card": named[i], "before": before,
                                                "uncertain": True})
