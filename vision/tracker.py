@@ -110,8 +110,16 @@ class TableTracker(Gathering, ReadingFixes, TurnOrder):
     def restore(self, events: Iterable[Any]) -> None:
         """Resume from stored events: the plays of the trick on the table are expected back."""
         self.view = DealView(self.view.default_rules)
+        self._early, self._early_tried = {}, set()
         for e in events:
-            self.view.apply(e.to_json() if hasattr(e, "to_json") else e)
+            e = e.to_json() if hasattr(e, "to_json") else e
+            self.view.apply(e)
+            data = e.get("data", {})
+            if e["type"] == "deal_started":
+                self._early = {}
+            elif e["type"] == "correction" and data.get("before") is None \
+                    and "alternatives" in data and not data.get("deduced"):
+                self._early[int(data["play"])] = str(data["card"])  # named from weak readings
         self.tracks = [
             CardTrack(None, TRICK, -1.0, float("nan"), state="played", card=card)
             for _seat, card in self.view.trick_plays

@@ -1379,3 +1379,29 @@ def test_a_card_named_early_then_read_plainly_in_its_place_is_that_play(late: st
     assert fixes[1:] == ([] if late == "9C" else [{"play": 6, "card": "TC", "before": "9C"}])
     assert tr.view.plays[6] == ("W", late) and tr._provisional() == {}
     assert kinds(events).count("trick_gathered") == 1
+
+
+def test_after_a_restart_a_card_named_early_is_still_open_to_its_plain_reading() -> None:
+    from vision.detections import UNNAMED
+
+    tr = started("E", {"taker": "N", "bid": 80, "trump": "S"})  # N leads, then W, S, E
+    _logged(tr, [("N", "7D"), ("W", "8D"), ("S", "9D"), ("E", "AD")])  # E won
+    x, y = SPOT["W"]
+    weak = Detection(UNNAMED, 0.0, (x - 28.5, y - 44, x + 28.5, y + 44), (("9C", 0.4),))
+    lying = _trick({"E": "7C", "N": "8C", "S": "AC"})
+    events, t = _one_by_one(tr, [("E", "7C"), ("N", "8C")])
+    ev, t = run(tr, lambda t: [*lying(t), weak], t0=t, seconds=LAST_WAIT + 1.0)
+    events += ev
+    assert tr.view.plays[4:] == [("E", "7C"), ("N", "8C"), ("W", "9C"), ("S", "AC")]
+    # The process restarts with the trick still on the table; W's card is then read plainly.
+    stored = [{"type": "deal_started", "data": {"dealer": "E"}},
+              {"type": "contract", "data": {"taker": "N", "bid": 80, "trump": "S"}},
+              *({"type": "card_played", "data": {"seat": s, "card": c}}
+                for s, c in [("N", "7D"), ("W", "8D"), ("S", "9D"), ("E", "AD")]),
+              {"type": "trick_gathered", "data": {}}, *events]
+    again = tracker()
+    again.restore(stored)
+    assert again._provisional() == {6: "9C"}
+    ev, _ = run(again, lambda t: [*lying(t), det("TC", "W")], t0=100.0, seconds=1.0)
+    assert kinds(ev) == ["correction"]
+    assert fixed(ev[0]) == {"play": 6, "card": "TC", "before": "9C"}
