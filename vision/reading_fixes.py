@@ -8,7 +8,7 @@ Two kinds, both decided here and written by the tracker as `correction` events (
   its card down after it; when exactly one other reading of one card of the last trick makes the
   first seat the winner, that reading is the right one (`trick_won_by`).
 `ReadingFixes` is the part of the tracker that asks these questions and writes the corrections,
-with the naming of unread cards at the deal's end.
+with the naming of unread cards (from weak readings while they lie there, and at the deal's end).
 """
 
 from __future__ import annotations
