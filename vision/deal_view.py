@@ -24,7 +24,7 @@ HINT_MARGIN = 1.0
 # played has this share of its votes (at 0.15, a woven table's pattern read QS 0.67, QC 0.19
 # became a play and shifted the rest of a simulated deal).
 OTHER_SHARE = 0.25
-# An unread play named early (`breaks_fewest`) judges each way of filling the unread plays so far:
+# An unread play named early (`least_broken`) judges each way of filling the unread plays so far:
 # at most this many (two unread plays among 30 cards; ~0.2 ms each, once per trick at most).
 EARLY_FILLINGS = 900
 
@@ -293,20 +293,20 @@ class DealView:
             hinted.append((i, str(tie[i][1]), {c: round(v / total, 3) for c, v in votes.items()}))
         return proven, hinted
 
-    def breaks_fewest(self, index: int, card: str) -> bool:
-        """Whether `card` at unread play `index` breaks no more rules of the deal so far than
-        any other card not played would there, each counted at its best filling of the other
-        unread plays (False when the engine cannot say, or over EARLY_FILLINGS ways to judge)."""
+    def least_broken(self, index: int) -> set[str] | None:
+        """The cards not played that, at unread play `index`, break the fewest rules of the deal
+        so far, each counted at its best filling of the other unread plays; None when the
+        engine cannot say or there are over EARLY_FILLINGS ways to judge."""
         if self.plays[index][1] is not None:
-            return False
+            return None
         try:
             from engine.cards import DECK
         except ImportError:
-            return False
+            return None
         blanks = [index] + [i for i in self.unread if i != index]
         pool = [str(c) for c in DECK if str(c) not in self.played]
         if perm(len(pool), len(blanks)) > EARLY_FILLINGS:
-            return False
+            return None
         plays: list[tuple[str, str]] = [(s, c or "") for s, c in self.plays]
         least: dict[str, int] = {}
         for order in permutations(pool, len(blanks)):
@@ -315,7 +315,10 @@ class DealView:
             n = self.rules_broken(plays)
             if n is not None and n < least.get(order[0], n + 1):
                 least[order[0]] = n
-        return card in least and least[card] <= min(least.values())
+        if not least:
+            return None
+        fewest = min(least.values())
+        return {card for card, n in least.items() if n == fewest}
 
     def rules_broken(self, plays: list[tuple[str, str]]) -> int | None:
         """How many rules the whole deal `plays` breaks (`engine.observe.audit`), or None when

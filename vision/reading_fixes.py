@@ -35,9 +35,9 @@ SWAP_SHARE = 0.05  # ... a play may take another reading with this share of its 
 SWAP_DEPTH = 3
 
 # An unread play of the trick on the table is named, in doubt, from its weak readings when the
-# card they favour most is not played yet and has EARLY_SHARE of the votes of cards not played,
-# EARLY_VOTES at least (several frames): the record shows it within seconds, not at the deal's
-# end (`_name_early`).
+# card they favour most is not played yet and has EARLY_SHARE of the votes of the cards the rules
+# allow there, EARLY_VOTES at least (several frames): the record shows it within seconds, not at
+# the deal's end (`_name_early`).
 EARLY_SHARE = 0.6
 EARLY_VOTES = 2.0
 
@@ -161,7 +161,7 @@ class ReadingFixes:
     _mend_tried: set[tuple[int, float]]
     _hints: dict[tuple[int, str], dict[str, float]]
     _early: dict[int, str]  # unread plays named from weak readings (`_name_early`)
-    _early_tried: set[tuple[int, str, int]]
+    _early_fit: dict[tuple[int, int], set[str] | None]
     _glimpsed: dict[str, float]
     _now: float
 
@@ -256,10 +256,10 @@ class ReadingFixes:
 
     def _name_early(self, out: list[Event]) -> None:
         """Each unread play of the trick on the table (every frame, and as it is gathered)
-        whose weak readings favour most a card not played yet, by EARLY_SHARE of those of cards
-        not played, a card that breaks no more rules there than any other unseen card would
-        (`DealView.breaks_fewest`, judged once per card and play), is named now, uncertain,
-        with the other readings of cards not played as alternatives. A track holding those
+        whose weak readings favour most a card not played yet that breaks no more rules there
+        than any other unseen card would (`DealView.least_broken`, judged once for each play
+        recorded), by EARLY_SHARE of the readings of such cards, is named now, uncertain, with
+        their other readings as alternatives. A track holding those
         readings, without a box, stands for it: the card read plainly in its place confirms
         it (`_commit` merges them) or renames it (`_fill_unread`); seen clearly elsewhere, it
         is corrected as any misread (`_recall`); else the deal's end judges it again."""
@@ -271,14 +271,16 @@ class ReadingFixes:
             if card is not None or not hints:
                 continue
             top = max(hints, key=lambda c: hints[c])
-            # (readings favouring a card played elsewhere: a misread there? the deal's end says)
-            votes = {c: v for c, v in hints.items() if c not in view.played}
+            if top in view.played or hints[top] < EARLY_VOTES:
+                continue  # (favouring a card played elsewhere: a misread there? the deal's end)
+            key = (i, len(view.plays))  # (judged once for each play recorded)
+            if key not in self._early_fit:
+                self._early_fit[key] = view.least_broken(i)
+            fit = self._early_fit[key]
+            # The readings of the cards the rules allow there as well as any: their favourite.
+            votes = {c: v for c, v in hints.items() if fit is not None and c in fit}
             total = sum(votes.values())
-            if top not in votes or votes[top] < max(EARLY_VOTES, EARLY_SHARE * total) \
-                    or (i, top, len(view.plays)) in self._early_tried:
-                continue
-            self._early_tried.add((i, top, len(view.plays)))  # (judged once a play)
-            if not view.breaks_fewest(i, top):
+            if top not in votes or votes[top] < EARLY_SHARE * total:
                 continue
             others = sorted(([c, round(v / total, 3)] for c, v in votes.items() if c != top),
                             key=lambda a: -a[1])

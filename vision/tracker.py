@@ -103,14 +103,15 @@ class TableTracker(Gathering, ReadingFixes, TurnOrder):
         # (`vision.two_stage.WEAK_PROB`): which card an unread play held, when the rules hesitate
         self._hints: dict[tuple[int, str], dict[str, float]] = {}
         self._early: dict[int, str] = {}  # play: card named from those readings, in doubt
-        self._early_tried: set[tuple[int, str, int]] = set()  # (play, card, plays recorded)
+        # (play, plays recorded): the cards the rules allow there as well as any (`_name_early`)
+        self._early_fit: dict[tuple[int, int], set[str] | None] = {}
 
     # --- the event log -------------------------------------------------------------------------
 
     def restore(self, events: Iterable[Any]) -> None:
         """Resume from stored events: the plays of the trick on the table are expected back."""
         self.view = DealView(self.view.default_rules)
-        self._early, self._early_tried = {}, set()
+        self._early, self._early_fit = {}, {}
         for e in events:
             e = e.to_json() if hasattr(e, "to_json") else e
             self.view.apply(e)
@@ -132,7 +133,7 @@ class TableTracker(Gathering, ReadingFixes, TurnOrder):
         self.view.apply(e)
         if e["type"] in ("deal_started", "game_started"):
             self.tracks = [t for t in self.tracks if t.state == "candidate"]
-            self._hints, self._early, self._early_tried = {}, {}, set()
+            self._hints, self._early, self._early_fit = {}, {}, {}
             return
         if e["type"] == "deal_over":
             for t in self.tracks:
@@ -277,7 +278,7 @@ class TableTracker(Gathering, ReadingFixes, TurnOrder):
     def _start_deal(self, out: list[Event]) -> None:
         self._emit(out, "deal_started", {"dealer": self.view.next_dealer(self.settings.dealer)})
         self._mend_tried.clear()
-        self._hints, self._early, self._early_tried = {}, {}, set()
+        self._hints, self._early, self._early_fit = {}, {}, {}
         self.tracks = [tr for tr in self.tracks if tr.state == "candidate"]
         self._empty_since = None
 
