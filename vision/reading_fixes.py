@@ -161,7 +161,7 @@ class ReadingFixes:
     _mend_tried: set[tuple[int, float]]
     _hints: dict[tuple[int, str], dict[str, float]]
     _early: dict[int, str]  # unread plays named from weak readings (`_name_early`)
-    _early_fit: dict[tuple[int, int], set[str] | None]
+    _early_fit: dict[tuple[int, int, int], set[str] | None]
     _glimpsed: dict[str, float]
     _now: float
 
@@ -259,10 +259,10 @@ class ReadingFixes:
         whose weak readings favour most a card not played yet that breaks no more rules there
         than any other unseen card would (`DealView.least_broken`, judged once for each play
         recorded), by EARLY_SHARE of the readings of such cards, is named now, uncertain, with
-        their other readings as alternatives. A track holding those
-        readings, without a box, stands for it: the card read plainly in its place confirms
-        it (`_commit` merges them) or renames it (`_fill_unread`); seen clearly elsewhere, it
-        is corrected as any misread (`_recall`); else the deal's end judges it again."""
+        their other readings as alternatives. A track holding those readings, without a box,
+        stands for it: the card read plainly in its place confirms it (`_commit` merges them)
+        or renames it (`_fill_unread`); seen clearly elsewhere, it is corrected as any misread
+        (`_recall`); else the deal's end judges it again."""
         view = self.view
         start = 4 * view.gathered
         for i in range(start, min(start + 4, len(view.plays))):
@@ -273,7 +273,7 @@ class ReadingFixes:
             top = max(hints, key=lambda c: hints[c])
             if top in view.played or hints[top] < EARLY_VOTES:
                 continue  # (favouring a card played elsewhere: a misread there? the deal's end)
-            key = (i, len(view.plays))  # (judged once for each play recorded)
+            key = (i, len(view.plays), len(view.unread))  # (judged again when either grows)
             if key not in self._early_fit:
                 self._early_fit[key] = view.least_broken(i)
             fit = self._early_fit[key]

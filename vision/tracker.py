@@ -103,8 +103,8 @@ class TableTracker(Gathering, ReadingFixes, TurnOrder):
         # (`vision.two_stage.WEAK_PROB`): which card an unread play held, when the rules hesitate
         self._hints: dict[tuple[int, str], dict[str, float]] = {}
         self._early: dict[int, str] = {}  # play: card named from those readings, in doubt
-        # (play, plays recorded): the cards the rules allow there as well as any (`_name_early`)
-        self._early_fit: dict[tuple[int, int], set[str] | None] = {}
+        # (play, plays recorded, plays unread): the cards the rules allow there as well as any
+        self._early_fit: dict[tuple[int, int, int], set[str] | None] = {}
 
     # --- the event log -------------------------------------------------------------------------
 
