@@ -121,7 +121,8 @@ def _named_at(events: list[dict]) -> dict[int, float]:
         if e["type"] == "card_played":
             at[played] = float(data["t"])
             played += 1
-        elif e["type"] == "correction" and data.get("t") is not None:
+        elif e["type"] == "correction" and data.get("t") is not None \
+                and data.get("card") != data.get("before"):  # (not a reading confirmed)
             at[int(data["play"])] = float(data["t"])
     return at
 

@@ -49,6 +49,9 @@ class CardTrack:
     # Last time something lay where it lies: a sighting, or a box on it read too weakly to name
     # (`lies_under`); a played card boxed but unnamed is still on the felt.
     present: float = float("-inf")
+    # Named only from boxes read too weakly to name (`ReadingFixes._name_early`): never seen
+    # plainly, it cannot have moved; reading it plainly where it lies confirms it.
+    hinted: bool = False
 
     @property
     def size(self) -> float:
@@ -89,11 +92,13 @@ class CardTrack:
         now seen far more surely than this track ever read it) is not played yet."""
         readings = self.readings()
         floor = 0.1 if share_now - dict(readings).get(card, 0.0) >= 0.3 else 0.2
+        if self.hinted:  # (only ever read weakly: any other reading yields to a plain one)
+            floor = 1e-9
         others = [(c, v) for c, v in readings if c != card and c not in played and v >= floor]
         if not others:
             return None
         best, share = others[0]
-        if share < 0.5 and dict(readings).get(card, 0.0) >= share_now:
+        if share < 0.5 and dict(readings).get(card, 0.0) >= share_now and not self.hinted:
             return None
         return best
 

@@ -262,7 +262,8 @@ class Gathering:
             else (start + trick.index((tr.zone, None)), None)
         tr.state, tr.card = "played", card
         if before is not None:  # the track of the weak readings gives way to this one
-            self.tracks = [o for o in self.tracks if not (o.box is None and o.card == before)]
+            self.tracks = [o for o in self.tracks if not (o.hinted and o.card == before)]
         # (`_emit` gives it the frame time: when it was read, the time of its play)
-        self._emit(out, "correction", {"play": index, "card": card, "before": before})
+        self._emit(out, "correction", {"play": index, "card": card, "before": before,
+                                       **({} if before is None else {"uncertain": False})})
         return True

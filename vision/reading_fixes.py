@@ -259,7 +259,7 @@ class ReadingFixes:
         whose weak readings favour most a card not played yet that breaks no more rules there
         than any other unseen card would (`DealView.least_broken`, judged once for each play
         recorded), by EARLY_SHARE of the readings of such cards, is named now, uncertain, with
-        their other readings as alternatives. A track holding those readings, without a box,
+        their other readings as alternatives. A track holding those readings (`hinted`, no box)
         stands for it: the card read plainly in its place confirms it (`_commit` merges them)
         or renames it (`_fill_unread`); seen clearly elsewhere, it is corrected as any misread
         (`_recall`); else the deal's end judges it again."""
@@ -289,14 +289,14 @@ class ReadingFixes:
             self._early[i] = top
             # (never seen plainly: it neither keeps its trick on the table nor dates a sweep)
             self.tracks.append(CardTrack(None, seat, self._now, float("-inf"), state="played",
-                                         card=top, votes=dict(votes)))
+                                         card=top, votes=dict(votes), hinted=True))
 
     def _provisional(self) -> dict[int, str]:
         """The plays named from weak readings (`_name_early`) whose card has not been read
-        plainly since (its track never boxed) nor corrected: play index -> card."""
+        plainly since nor corrected: play index -> card."""
         return {i: card for i, card in self._early.items()
                 if self.view.plays[i][1] == card and (track := _track_of(self.tracks, card))
-                is not None and track.box is None}
+                is not None and track.hinted}
 
     def _name_unread(self, out: list[Event]) -> None:
         """The deal is over: each unread card the rest of the deal proves is written in as a

@@ -80,6 +80,7 @@ def moved_play(tracks: Sequence[CardTrack], d: Detection, t: float,
     """The played card `d` names, if it has left its place (unseen there for `steady_s`): one
     misread frame elsewhere must not drag a card that is merely hidden for an instant."""
     for tr in tracks:
-        if tr.state == "played" and tr.card == d.card and t - tr.last_seen >= steady_s:
+        if tr.state == "played" and tr.card == d.card and t - tr.last_seen >= steady_s \
+                and not tr.hinted:
             return tr
     return None

@@ -121,9 +121,11 @@ class TableTracker(Gathering, ReadingFixes, TurnOrder):
             elif e["type"] == "correction" and data.get("before") is None \
                     and "alternatives" in data and not data.get("deduced"):
                 self._early[int(data["play"])] = str(data["card"])  # named from weak readings
+        start = 4 * self.view.gathered
         self.tracks = [
-            CardTrack(None, TRICK, -1.0, float("nan"), state="played", card=card)
-            for _seat, card in self.view.trick_plays
+            CardTrack(None, TRICK, -1.0, float("nan"), state="played", card=card,
+                      hinted=self._early.get(i) == card)
+            for i, (_seat, card) in enumerate(self.view.trick_plays, start)
             if card is not None
         ]
 
@@ -298,8 +300,14 @@ class TableTracker(Gathering, ReadingFixes, TurnOrder):
         on_table = {o.card: o for o in self.tracks if o.state == "played"}
         if top in on_table:
             old = on_table[top]
-            if old.last_seen < t and old.readings()[0][0] == top:
+            # (one named from weak readings cannot have moved: read elsewhere, it was misnamed)
+            if old.last_seen < t and old.readings()[0][0] == top \
+                    and not (old.hinted and old.zone != tr.zone):
+                named = [i for i, c in self._provisional().items() if c == top]
                 self._merge(tr, old)  # the same card, moved while nobody saw it
+                for i in named:  # (or named from weak readings, now read plainly)
+                    self._emit(out, "correction", {"play": i, "card": top, "before": top,
+                                                   "uncertain": False})
                 return
             if old.box is not None and dist(tr.center, old.center) <= s.match * old.size:
                 tr.state = "ignored"  # an echo of a card already recorded, lying there
@@ -357,6 +365,7 @@ class TableTracker(Gathering, ReadingFixes, TurnOrder):
 
     def _merge(self, new: CardTrack, old: CardTrack) -> None:
         old.box, old.last_seen, old.zone = new.box, new.last_seen, new.zone
+        old.hinted = False
         old.anchor, old.settled_since = new.anchor, new.settled_since
         new.state = "ignored"
         self.tracks.remove(new)

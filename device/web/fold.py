@@ -199,13 +199,15 @@ def _correction(game: Folded, ev: Event) -> None:
     play = _current(game).plays[_index(ev.data["play"])]
     if play.card is None and isinstance(ev.data.get("t"), (int, float)):
         play.t = float(ev.data["t"])  # an unread play read at last: named only then
-    if play.read_as is None:
+    if play.read_as is None and play.card != str(ev.data["card"]):
         play.read_as = play.card
     play.card = str(ev.data["card"])
     play.deduced = play.read_as is None and bool(ev.data.get("deduced"))
     if ev.data.get("uncertain"):  # named from weak readings (the rules left several ways)
         play.uncertain = True
         play.alternatives = [list(a) for a in ev.data.get("alternatives", [])]
+    elif ev.data.get("uncertain") is False:  # the camera read it plainly since
+        play.uncertain, play.alternatives = False, []
     if ev.actor != "camera":
         play.alternatives = []  # the referee looked: the card is no longer in doubt
 

@@ -1387,7 +1387,8 @@ def test_a_card_named_early_then_read_plainly_in_its_place_is_that_play(late: st
     fixes = [fixed(e) for e in events if e["type"] == "correction"]
     assert fixes[0] == {"play": 6, "card": "9C", "before": None, "uncertain": True,
                         "alternatives": [["TC", 0.111]]}
-    assert fixes[1:] == ([] if late == "9C" else [{"play": 6, "card": "TC", "before": "9C"}])
+    # Either way it is no longer in doubt.
+    assert fixes[1:] == [{"play": 6, "card": late, "before": "9C", "uncertain": False}]
     assert tr.view.plays[6] == ("W", late) and tr._provisional() == {}
     assert kinds(events).count("trick_gathered") == 1
 
@@ -1415,4 +1416,25 @@ def test_after_a_restart_a_card_named_early_is_still_open_to_its_plain_reading()
     assert again._provisional() == {6: "9C"}
     ev, _ = run(again, lambda t: [*lying(t), det("TC", "W")], t0=100.0, seconds=1.0)
     assert kinds(ev) == ["correction"]
-    assert fixed(ev[0]) == {"play": 6, "card": "TC", "before": "9C"}
+    assert fixed(ev[0]) == {"play": 6, "card": "TC", "before": "9C", "uncertain": False}
+
+
+def test_a_card_named_early_does_not_take_the_same_card_put_down_by_a_later_seat() -> None:
+    from vision.detections import UNNAMED
+
+    tr = started("E", {"taker": "N", "bid": 80, "trump": "S"})  # N leads, then W, S, E
+    _logged(tr, [("N", "7D"), ("W", "8D"), ("S", "9D"), ("E", "AD")])  # E won: E, N, W, S
+    x, y = SPOT["N"]
+    weak = Detection(UNNAMED, 0.0, (x - 28.5, y - 44, x + 28.5, y + 44),
+                     (("9C", 0.4), ("KC", 0.05)))
+    events, t = run(tr, _trick({"E": "7C"}), seconds=0.6)
+    lying = _trick({"E": "7C", "W": "8C"})
+    ev, t = run(tr, lambda t: [*lying(t), weak], t0=t, seconds=LAST_WAIT + 1.0)
+    events += ev
+    assert tr.view.plays[4:] == [("E", "7C"), ("N", "9C"), ("W", "8C")]  # N named 9C, in doubt
+    # S puts down the real 9C, read plainly: N's weak name gives way, S's card is S's play.
+    lying = _trick({"E": "7C", "W": "8C", "S": "9C"})
+    ev, _ = run(tr, lambda t: [*lying(t), weak], t0=t, seconds=1.0)
+    assert kinds(ev) == ["correction", "card_played"] and plays(ev) == [("S", "9C")]
+    assert fixed(ev[0]) == {"play": 5, "card": "KC", "before": "9C"}
+    assert tr.view.plays[4:] == [("E", "7C"), ("N", "KC"), ("W", "8C"), ("S", "9C")]

@@ -47,6 +47,25 @@ def test_unread_cards_named_by_proof_or_by_weak_readings_are_written_differently
     assert hinted.record_entry() == ["W", "9S", ["TS"]]
 
 
+def test_a_card_named_from_weak_readings_then_read_plainly_is_no_longer_in_doubt() -> None:
+    store = _log(("deal_started", {"dealer": "E"}, "camera"),
+                 ("card_played", {"seat": "N", "card": None, "uncertain": True}, "camera"),
+                 ("card_played", {"seat": "W", "card": None, "uncertain": True}, "camera"),
+                 *(("correction", {"play": i, "card": "9S", "before": None, "uncertain": True,
+                                   "alternatives": [["TS", 0.3]]}, "camera") for i in (0,)),
+                 ("correction", {"play": 1, "card": "8S", "before": None, "uncertain": True,
+                                 "alternatives": [["7S", 0.2]]}, "camera"),
+                 # N's card read plainly as what it was named; W's as another card
+                 ("correction", {"play": 0, "card": "9S", "before": "9S", "uncertain": False},
+                  "camera"),
+                 ("correction", {"play": 1, "card": "7S", "before": "8S", "uncertain": False},
+                  "camera"))
+    confirmed, renamed = fold(store.events()).deal.plays
+    assert (confirmed.card, confirmed.read_as, confirmed.uncertain) == ("9S", None, False)
+    assert confirmed.record_entry() == ["N", "9S"]
+    assert (renamed.card, renamed.read_as, renamed.uncertain) == ("7S", "8S", False)
+
+
 def test_events_that_cannot_apply_are_reported_not_raised() -> None:
     store = _log(("correction", {"play": 0, "card": "7C"}, "referee"),
                  ("deal_started", {"dealer": "E"}, "camera"),
