@@ -97,6 +97,27 @@ def _fillings(plays: Sequence[Play], unread: Sequence[int], pool: Sequence[Card]
                     for i, (seat, card) in enumerate(plays))
 
 
+def least_broken(rules: RuleSet, contract: Contract, dealer: Seat, plays: Sequence[Play],
+                 index: int, limit: int = MAX_FILLINGS) -> frozenset[Card] | None:
+    """The cards unread play `index` of a deal so far may hold that break the fewest rules
+    (`audit`), each counted at its best filling of the other unread plays with cards seen
+    nowhere: what the rules allow there as well as anything. None when `index` is read, or over
+    `limit` fillings would have to be judged."""
+    unread = [i for i, (_seat, card) in enumerate(plays) if card is None]
+    if index not in unread:
+        return None
+    pool = _unseen(plays)
+    if perm(len(pool), len(unread)) > limit:
+        return None
+    least: dict[Card, int] = {}
+    for trial in _fillings(plays, unread, pool, None):
+        card, broken = trial[index][1], len(audit(rules, contract, dealer, trial))
+        if broken < least.get(card, broken + 1):
+            least[card] = broken
+    fewest = min(least.values(), default=None)
+    return None if fewest is None else frozenset(c for c, n in least.items() if n == fewest)
+
+
 def violations_past_unread(rules: RuleSet, contract: Contract, dealer: Seat, plays: Sequence[Play],
                            hands: Mapping[Seat, Iterable[Card]] | None = None,
                            ) -> list[Violation] | None:

@@ -13,8 +13,6 @@ that, the turn is worked out for the first trick alone and every unplayed card i
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from itertools import permutations
-from math import perm
 from typing import Any
 
 # Weak readings (votes: the classifier's probabilities summed over frames) must favour one way
@@ -295,30 +293,20 @@ class DealView:
 
     def least_broken(self, index: int) -> set[str] | None:
         """The cards not played that, at unread play `index`, break the fewest rules of the deal
-        so far, each counted at its best filling of the other unread plays; None when the
-        engine cannot say or there are over EARLY_FILLINGS ways to judge."""
-        if self.plays[index][1] is not None:
+        so far, each counted at its best filling of the other unread plays
+        (`engine.deduce.least_broken`); None when the engine cannot say or there are over
+        EARLY_FILLINGS ways to judge."""
+        if self.plays[index][1] is not None or self.rules is None or self.contract is None \
+                or self.dealer is None:
             return None
         try:
-            from engine.cards import DECK
-        except ImportError:
+            from engine.deduce import least_broken
+
+            fit = least_broken(self.rules, *self._for_engine(len(self.plays)), index,
+                               EARLY_FILLINGS)
+        except (ImportError, ValueError):
             return None
-        blanks = [index] + [i for i in self.unread if i != index]
-        pool = [str(c) for c in DECK if str(c) not in self.played]
-        if perm(len(pool), len(blanks)) > EARLY_FILLINGS:
-            return None
-        plays: list[tuple[str, str]] = [(s, c or "") for s, c in self.plays]
-        least: dict[str, int] = {}
-        for order in permutations(pool, len(blanks)):
-            for i, c in zip(blanks, order, strict=True):
-                plays[i] = (plays[i][0], c)
-            n = self.rules_broken(plays)
-            if n is not None and n < least.get(order[0], n + 1):
-                least[order[0]] = n
-        if not least:
-            return None
-        fewest = min(least.values())
-        return {card for card, n in least.items() if n == fewest}
+        return None if fit is None else {str(c) for c in fit}
 
     def rules_broken(self, plays: list[tuple[str, str]]) -> int | None:
         """How many rules the whole deal `plays` breaks (`engine.observe.audit`), or None when

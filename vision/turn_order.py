@@ -42,7 +42,7 @@ class TurnOrder:
         view = self.view
         turn = view.turn
         placed = len(view.trick_plays)
-        unsure = self._unsure_seats()
+        unsure = self._unsure_seats() if placed >= 4 else set()  # (only a full trick asks)
         if placed >= 4 and waited < s.turn_wait and not unsure \
                 and sum(o.state == "played" and o.last_seen == t for o in self.tracks) >= 3:
             # A trick is gathered before the next lead: while three of its cards are seen this

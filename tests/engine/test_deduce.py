@@ -8,7 +8,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.deduce import MAX_FILLINGS, MAX_UNREAD, deduce, violations_past_unread
+from engine.deduce import (
+    MAX_FILLINGS,
+    MAX_UNREAD,
+    deduce,
+    least_broken,
+    violations_past_unread,
+)
 from engine.observe import ObservedDeal
 from engine.record import judge, load_record
 from engine.rules import PRESETS
@@ -277,3 +283,20 @@ def test_no_filling_that_fits_the_hands_leaves_the_judging_where_it_was(gen) -> 
     plays = _blank(p.plays, {5})
     assert violations_past_unread(p.rules, p.contract, p.dealer, plays, hands) is None
     assert violations_past_unread(p.rules, p.contract, p.dealer, plays, p.hands) == []
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=seeds, preset=presets, k=st.integers(min_value=1, max_value=2))
+def test_an_unread_card_of_a_legal_deal_so_far_is_among_those_breaking_fewest_rules(
+        gen, seed, preset, k) -> None:
+    rng = random.Random(seed)
+    p = gen.play_out(rng, PRESETS[preset])
+    n = rng.randrange(20, 33)  # a deal so far
+    blanks = set(rng.sample(range(n), k))
+    i = min(blanks)
+    plays = _blank(p.plays[:n], blanks)
+    fit = least_broken(p.rules, p.contract, p.dealer, plays, i, limit=10_000)
+    seen = {c for _s, c in plays if c is not None}
+    assert fit is not None and p.plays[i][1] in fit and not fit & seen
+    assert least_broken(p.rules, p.contract, p.dealer, plays, i, limit=0) is None
+    assert least_broken(p.rules, p.contract, p.dealer, p.plays[:n], i) is None  # read
