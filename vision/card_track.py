@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 
 from vision.detections import Detection, inside, iou
 
+SEATS = ("N", "E", "S", "W")
+
 # A candidate whose box covers this much of a played card's (IoU), both seen, is that card; so is
 # one lying mostly inside it (ECHO_INSIDE of its box) that reads that card too (a box on the part
 # of a card not under the next one, read as a neighbouring name).
@@ -52,6 +54,11 @@ class CardTrack:
     # Named only from boxes read too weakly to name (`ReadingFixes._name_early`): never seen
     # plainly, it cannot have moved; reading it plainly where it lies confirms it.
     hinted: bool = False
+    # Recorded in doubt before max_wait: its name is chosen again from its votes at this time
+    # (`ReadingFixes._recheck`), and a card of that name read plainly before another seat is
+    # that seat's, not this one moved.
+    recheck_at: float | None = None
+    rechecked: bool = False
 
     @property
     def size(self) -> float:
@@ -83,6 +90,12 @@ class CardTrack:
                                        for t, card, _c in last):
             share = max(share, min(c for _t, _card, c in last))
         return top, share
+
+    def misnamed_if_at(self, zone: str) -> bool:
+        """Whether its name read plainly before another seat's place means this card, recorded
+        in doubt without waiting (`recheck_at`), was misnamed rather than moved there."""
+        return self.recheck_at is not None and self.zone != zone \
+            and self.zone in SEATS and zone in SEATS
 
     def misread_as(self, card: str, share_now: float, played: set[str]) -> str | None:
         """This track was recorded as `card`, and `card` is now seen landing elsewhere with

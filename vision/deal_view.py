@@ -366,6 +366,37 @@ class DealView:
                     return c, True
         return top, resolved
 
+    def choose_again(self, readings: list[tuple[str, float]], index: int) -> str | None:
+        """The card `choose` picks now for play `index` (recorded in doubt) from its track's
+        `readings`, as if it were being recorded now (the cards played since are out)."""
+        seat, card = self.plays[index]
+        played = self.played - {card}
+        left = [(c, v) for c, v in readings if c not in played]
+        if not left:
+            return None
+        top, share = left[0]
+        possible = self.possible_at(index, seat)
+        if possible is not None and top not in possible and share < 0.6:
+            return next((c for c, v in left[1:] if c in possible and v >= 0.15), top)
+        return top
+
+    def possible_at(self, index: int, seat: str) -> set[str] | None:
+        """Cards `seat` could hold at play `index` by what the plays before it prove."""
+        if self.contract is None or self.rules is None or self.dealer is None \
+                or any(card is None for _seat, card in self.plays[:index]):
+            return None
+        try:
+            from engine.cards import Seat
+            from engine.observe import ObservedDeal
+
+            contract, dealer, plays = self._for_engine(index)
+            deal = ObservedDeal(self.rules, contract, dealer)
+            for s, c in plays:
+                deal.play(s, c)
+        except (ImportError, ValueError):
+            return None
+        return {str(c) for c in deal.possible_cards(Seat.from_str(seat))}
+
 
 def view_from_events(events: Iterable[Any], rules: Any = "ffb-coinche") -> DealView:
     """Rebuild from stored events (`device.store.Event` objects or dicts)."""

@@ -13,6 +13,7 @@ with the naming of unread cards (from weak readings while they lie there, and at
 
 from __future__ import annotations
 
+import statistics
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -158,6 +159,7 @@ class ReadingFixes:
 
     view: DealView
     tracks: list[CardTrack]
+    settings: Any
     _mend_tried: set[tuple[int, float]]
     _hints: dict[tuple[int, str], dict[str, float]]
     _early: dict[int, str]  # unread plays named from weak readings (`_name_early`)
@@ -243,6 +245,29 @@ class ReadingFixes:
         index, card, track = fix
         self._emit(out, "correction", {"play": index, "card": card, "before": track.card})
         track.card = card
+
+    def _recheck(self, t: float, out: list[Event]) -> None:
+        """A card recorded in doubt without waiting (`_should_wait`) is judged again from the
+        votes it has gathered by the time it would have been recorded after waiting
+        (`max_wait`): renamed if they now favour another card, or cleared of doubt if they
+        now read it clearly (as it would have been recorded then)."""
+        s = self.settings
+        for tr in self.tracks:
+            if tr.recheck_at is None or tr.rechecked or t < tr.recheck_at:
+                continue
+            tr.rechecked = True
+            index = next((i for i, (_seat, c) in enumerate(self.view.plays) if c == tr.card),
+                         None)
+            if tr.state != "played" or tr.hinted or index is None:
+                continue
+            card = self.view.choose_again(tr.readings(), index)
+            if card is not None and card != tr.card:
+                self._emit(out, "correction", {"play": index, "card": card, "before": tr.card})
+                tr.card = card
+            elif card == tr.card and tr.best()[1] >= 0.6 \
+                    and statistics.fmean(tr.conf.get(card, [0.0])) >= s.sure_conf:
+                self._emit(out, "correction", {"play": index, "card": card, "before": card,
+                                               "uncertain": False})
 
     def _note_hints(self, detections: Sequence[Detection]) -> None:
         """Weak readings (unnamed boxes with readings) in front of a seat count for its card in

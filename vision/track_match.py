@@ -63,7 +63,7 @@ def match_tracks(tracks: Sequence[CardTrack], seen: Sequence[tuple[Detection, st
     for i, (d, z) in enumerate(seen):
         if i in used_d:
             continue
-        moved = moved_play(tracks, d, t, s.steady_s)
+        moved = moved_play(tracks, d, z, t, s.steady_s)
         if moved is not None:  # a played card nudged out of reach, or back after a restart
             used_t.add(id(moved))
             moved.anchor = d.center
@@ -75,12 +75,14 @@ def match_tracks(tracks: Sequence[CardTrack], seen: Sequence[tuple[Detection, st
     return new
 
 
-def moved_play(tracks: Sequence[CardTrack], d: Detection, t: float,
+def moved_play(tracks: Sequence[CardTrack], d: Detection, zone: str, t: float,
                steady_s: float) -> CardTrack | None:
     """The played card `d` names, if it has left its place (unseen there for `steady_s`): one
-    misread frame elsewhere must not drag a card that is merely hidden for an instant."""
+    misread frame elsewhere must not drag a card that is merely hidden for an instant. (A card
+    named only from weak readings, or recorded in doubt without waiting, read plainly before
+    another seat was misnamed: it has not moved.)"""
     for tr in tracks:
         if tr.state == "played" and tr.card == d.card and t - tr.last_seen >= steady_s \
-                and not tr.hinted:
+                and not tr.hinted and not tr.misnamed_if_at(zone):
             return tr
     return None

@@ -212,6 +212,7 @@ class TableTracker(Gathering, ReadingFixes, TurnOrder):
             if not self._should_wait(tr, t):
                 self._commit(tr, t, out)
         self._close_gap(t, out)
+        self._recheck(t, out)
         self._name_early(out)
         self._maybe_gather(t, out)
         return out
@@ -300,9 +301,11 @@ class TableTracker(Gathering, ReadingFixes, TurnOrder):
         on_table = {o.card: o for o in self.tracks if o.state == "played"}
         if top in on_table:
             old = on_table[top]
-            # (one named from weak readings cannot have moved: read elsewhere, it was misnamed)
+            # (one named from weak readings cannot have moved: read elsewhere, it was misnamed;
+            # one recorded in doubt without waiting, read before another seat, likewise)
             if old.last_seen < t and old.readings()[0][0] == top \
-                    and not (old.hinted and old.zone != tr.zone):
+                    and not (old.hinted and old.zone != tr.zone) \
+                    and not old.misnamed_if_at(tr.zone):
                 named = [i for i, c in self._provisional().items() if c == top]
                 self._merge(tr, old)  # the same card, moved while nobody saw it
                 for i in named:  # (or named from weak readings, now read plainly)
@@ -339,6 +342,8 @@ class TableTracker(Gathering, ReadingFixes, TurnOrder):
         uncertain = resolved or not seat_sure or confidence < s.sure_conf or card_share < 0.6
         alternatives = [[c, round(v, 3)] for c, v in readings if c != card][:3]
         tr.state, tr.card = "played", card
+        if clear < 0.6 and t < (when := tr.settled_since + s.steady_s + s.max_wait):
+            tr.recheck_at = when  # recorded in doubt without waiting (`_should_wait`)
         data = {
             "seat": seat,
             "card": card,

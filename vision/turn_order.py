@@ -1,7 +1,9 @@
 """When a steady card may be recorded: plays keep the order of the seats. Part of the table tracker
 (`vision.tracker.TableTracker` mixes it in).
 
-A card waits while its name is in doubt or an older card is unconfirmed (`max_wait`), and is held
+A card waits while its name is in doubt (unless its picture has read its best name since it came to
+rest: then it is recorded in doubt and judged again later) or an older card is unconfirmed
+(`max_wait`), and is held
 while it is out of turn (`turn_wait`): at a trick's start, for the seats that may have won the
 trick before; later, for the seat whose turn it is.
 """
@@ -10,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from vision.card_track import CardTrack
+from vision.card_track import LATELY, CardTrack
 from vision.deal_view import DealView
 
 _SEATS = ("N", "E", "S", "W")
@@ -80,7 +82,13 @@ class TurnOrder:
         if waited >= s.max_wait:
             return False
         if tr.best()[1] < 0.6:
-            return True
+            # Read LATELY times as its best reading since it settled, it is recorded now, in
+            # doubt, and its name is judged again by then (`ReadingFixes._recheck`). A glimpse
+            # waits (it may vanish), and so does a card whose picture reads another name now.
+            top = tr.readings()[0][0]
+            if len(tr.recent) < LATELY or any(when < tr.settled_since or card != top
+                                              for when, card, _c in tr.recent):
+                return True
         for o in self.tracks:
             if o is tr or o.state != "candidate" or o.held or t - o.last_seen > s.forget_s \
                     or self._too_small(o):

@@ -1154,8 +1154,9 @@ def test_a_card_read_clearly_since_it_came_to_rest_is_not_held_by_its_landing(cl
     events += ev
     assert plays(events) == [("N", "9S")]
     data = events[-1]["data"]
-    if clear < 0.6:  # not clear now either: it waits max_wait for its name, in doubt
-        assert data["t"] - rest >= 0.8 and data["uncertain"] is True
+    if clear < 0.6:  # not clear now either: recorded in doubt once its votes favour what its
+        # picture reads at rest (9S from the 7th frame), before steady_s + max_wait
+        assert 0.55 <= data["t"] - rest <= 0.75 and data["uncertain"] is True
         return
     # (the votes of the whole track favour 9S by 0.6 only after 8 frames at rest)
     assert data["t"] - rest <= 0.5 and data["uncertain"] is False
@@ -1438,3 +1439,47 @@ def test_a_card_named_early_does_not_take_the_same_card_put_down_by_a_later_seat
     assert kinds(ev) == ["correction", "card_played"] and plays(ev) == [("S", "9C")]
     assert fixed(ev[0]) == {"play": 5, "card": "KC", "before": "9C"}
     assert tr.view.plays[4:] == [("E", "7C"), ("N", "KC"), ("W", "8C"), ("S", "9C")]
+
+
+@pytest.mark.parametrize("later", ["TD", "9D"])
+def test_a_doubtful_card_read_alike_since_it_settled_is_recorded_at_once_then_judged_again(
+        later: str) -> None:
+    tr = tracker(max_wait=0.6)
+    tr.observe({"type": "deal_started", "data": {"dealer": "E"}})  # N leads
+    # N's card reads 9D over TD, never clearly; after 0.6 s its picture reads `later`.
+    first = det("9D", "N", 0.55, [("TD", 0.4)])
+    then = det(later, "N", 0.7, [("9D" if later == "TD" else "TD", 0.2)])
+    events, _ = run(tr, lambda t: [first if t < 0.55 else then], seconds=1.5)
+    assert plays(events) == [("N", "9D")]
+    data = events[0]["data"]
+    assert data["uncertain"] is True and data["t"] <= 0.45  # not held max_wait for its name
+    fixes = [e for e in events if e["type"] == "correction"]
+    if later == "9D":  # read clearly by then: the doubt is lifted (as if it had waited)
+        assert [fixed(e) for e in fixes] == [{"play": 0, "card": "9D", "before": "9D",
+                                              "uncertain": False}]
+        assert tr.view.plays == [("N", "9D")]
+        return
+    # When it would have been recorded after waiting (steady_s + max_wait), its votes say TD.
+    assert [fixed(e) for e in fixes] == [{"play": 0, "card": "TD", "before": "9D"}]
+    assert fixes[0]["data"]["t"] == pytest.approx(0.9)
+    assert tr.view.plays == [("N", "TD")]
+
+
+def test_a_doubtful_glimpse_waits_and_vanishes_unrecorded() -> None:
+    tr = started("E")
+    glimpse = det("JH", "N", 0.5, [("JD", 0.4)])
+    events, _ = run(tr, lambda t: [glimpse] if t < 0.25 else [], seconds=2.0)
+    assert plays(events) == []
+
+
+def test_a_card_recorded_in_doubt_at_once_is_misnamed_not_moved_when_read_at_another_seat(
+        ) -> None:
+    tr = started("E")  # N leads, then W
+    doubtful = det("JH", "N", 0.5, [("JD", 0.4)])
+    events, t = run(tr, lambda t: [doubtful] if t < 0.35 else [], seconds=1.0)
+    assert plays(events) == [("N", "JH")] and events[0]["data"]["uncertain"] is True
+    # N's card is no longer read (a hand, a weak box); W puts down the real JH, read plainly.
+    ev, _ = run(tr, lambda t: [det("JH", "W")], t0=t, seconds=1.0)
+    assert kinds(ev) == ["correction", "card_played"] and plays(ev) == [("W", "JH")]
+    assert fixed(ev[0]) == {"play": 0, "card": "JD", "before": "JH"}
+    assert tr.view.plays == [("N", "JD"), ("W", "JH")]
