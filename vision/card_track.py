@@ -54,10 +54,11 @@ class CardTrack:
     # Named only from boxes read too weakly to name (`ReadingFixes._name_early`): never seen
     # plainly, it cannot have moved; reading it plainly where it lies confirms it.
     hinted: bool = False
-    # Recorded in doubt before max_wait: its name is chosen again from its votes at this time
+    # Recorded in doubt without waiting max_wait: when it had come to rest then. Its name is
+    # chosen again from its votes when it would have been recorded after waiting
     # (`ReadingFixes._recheck`), and a card of that name read plainly before another seat is
     # that seat's, not this one moved.
-    recheck_at: float | None = None
+    doubt_settled: float | None = None
     rechecked: bool = False
 
     @property
@@ -93,8 +94,8 @@ class CardTrack:
 
     def misnamed_if_at(self, zone: str) -> bool:
         """Whether its name read plainly before another seat's place means this card, recorded
-        in doubt without waiting (`recheck_at`), was misnamed rather than moved there."""
-        return self.recheck_at is not None and self.zone != zone \
+        in doubt without waiting (`doubt_settled`), was misnamed rather than moved there."""
+        return self.doubt_settled is not None and self.zone != zone \
             and self.zone in SEATS and zone in SEATS
 
     def misread_as(self, card: str, share_now: float, played: set[str]) -> str | None:

@@ -253,7 +253,9 @@ class ReadingFixes:
         now read it clearly (as it would have been recorded then)."""
         s = self.settings
         for tr in self.tracks:
-            if tr.recheck_at is None or tr.rechecked or t < tr.recheck_at:
+            # (the very frame `_should_wait` would have let it be recorded)
+            if tr.doubt_settled is None or tr.rechecked \
+                    or t - tr.doubt_settled - s.steady_s < s.max_wait:
                 continue
             tr.rechecked = True
             index = next((i for i, (_seat, c) in enumerate(self.view.plays) if c == tr.card),

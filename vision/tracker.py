@@ -342,8 +342,8 @@ class TableTracker(Gathering, ReadingFixes, TurnOrder):
         uncertain = resolved or not seat_sure or confidence < s.sure_conf or card_share < 0.6
         alternatives = [[c, round(v, 3)] for c, v in readings if c != card][:3]
         tr.state, tr.card = "played", card
-        if clear < 0.6 and t < (when := tr.settled_since + s.steady_s + s.max_wait):
-            tr.recheck_at = when  # recorded in doubt without waiting (`_should_wait`)
+        if clear < 0.6 and t - tr.settled_since - s.steady_s < s.max_wait:
+            tr.doubt_settled = tr.settled_since  # recorded in doubt without waiting
         data = {
             "seat": seat,
             "card": card,
