@@ -266,8 +266,10 @@ class ReadingFixes:
             if card is not None and card != tr.card:
                 self._emit(out, "correction", {"play": index, "card": card, "before": tr.card})
                 tr.card = card
-            elif card == tr.card and tr.best()[1] >= 0.6 \
+            elif card == tr.card and tr.zone in _SEATS and tr.best()[0] == card \
+                    and tr.best()[1] >= 0.6 \
                     and statistics.fmean(tr.conf.get(card, [0.0])) >= s.sure_conf:
+                # (its own best reading, clear and sure, where its seat put it down)
                 self._emit(out, "correction", {"play": index, "card": card, "before": card,
                                                "uncertain": False})
 
