@@ -106,7 +106,9 @@ class TrackerConfig(_Section):
     forget_s: float = Field(0.6, gt=0)  # a candidate unseen this long is forgotten
     gather_s: float = Field(0.8, gt=0)  # a full trick unseen this long has been gathered
     empty_s: float = Field(1.0, gt=0)  # an empty table this long starts a deal
-    max_wait: float = Field(0.6, ge=0)  # hold a doubtful reading (or a later card) this long
+    # Hold a doubtful reading (or a later card) this long; a card whose picture has read its best
+    # name since it came to rest is recorded at once, in doubt, and judged again after this long.
+    max_wait: float = Field(0.6, ge=0)
     # Mid-trick, hold a card played out of turn this long for the seat whose turn it is; a seat
     # never read by the time the trick is gathered becomes an unread play in its place.
     turn_wait: float = Field(20.0, ge=0)
