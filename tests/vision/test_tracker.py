@@ -1483,3 +1483,20 @@ def test_a_card_recorded_in_doubt_at_once_is_misnamed_not_moved_when_read_at_ano
     assert kinds(ev) == ["correction", "card_played"] and plays(ev) == [("W", "JH")]
     assert fixed(ev[0]) == {"play": 0, "card": "JD", "before": "JH"}
     assert tr.view.plays == [("N", "JD"), ("W", "JH")]
+
+
+def test_a_card_recorded_in_doubt_is_not_renamed_to_a_card_its_seat_is_proven_not_to_hold(
+        ) -> None:
+    tr = tracker(max_wait=0.6)
+    tr.observe({"type": "deal_started", "data": {"dealer": "E"}})
+    tr.observe({"type": "contract", "data": {"taker": "N", "bid": 80, "trump": "S"}})
+    _logged(tr, [("N", "7D"), ("W", "7S"), ("S", "9D"), ("E", "AD")])  # W trumped: no diamonds
+    # W leads: its card reads 8C over 8D at first, then 8D over 8C, never clearly.
+    early = det("8C", "W", 0.55, [("8D", 0.4)])
+    later = det("8D", "W", 0.55, [("8C", 0.4)])
+    events, _ = run(tr, lambda t: [early if t < 0.35 else later], seconds=1.5)
+    assert plays(events) == [("W", "8C")] and events[0]["data"]["t"] <= 0.45
+    # By the time it would have been recorded after waiting its votes favour 8D (52%), which W
+    # cannot hold: the rules keep 8C, as they would have chosen it then.
+    assert [e for e in events if e["type"] == "correction"] == []
+    assert tr.view.plays[4:] == [("W", "8C")]
