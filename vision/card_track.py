@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from vision.detections import Detection, inside, iou
 
-SEATS = ("N", "E", "S", "W")
+_SEATS = ("N", "E", "S", "W")
 
 # A candidate whose box covers this much of a played card's (IoU), both seen, is that card; so is
 # one lying mostly inside it (ECHO_INSIDE of its box) that reads that card too (a box on the part
@@ -96,7 +96,7 @@ class CardTrack:
         """Whether its name read plainly before another seat's place means this card, recorded
         in doubt without waiting (`doubt_settled`), was misnamed rather than moved there."""
         return self.doubt_settled is not None and self.zone != zone \
-            and self.zone in SEATS and zone in SEATS
+            and self.zone in _SEATS and zone in _SEATS
 
     def misread_as(self, card: str, share_now: float, played: set[str]) -> str | None:
         """This track was recorded as `card`, and `card` is now seen landing elsewhere with

@@ -220,23 +220,28 @@ class DealView:
     def engine(self) -> Any:
         """An `engine.observe.ObservedDeal` replaying the plays, or None (no contract/engine, or
         an unread play: who won its trick, and so who leads next, is unknown)."""
-        if self.contract is None or self.rules is None or self.dealer is None:
-            return None
-        if any(card is None for _seat, card in self.plays):
+        if self.contract is None:
             return None
         key = (tuple(sorted(self.contract.items())), tuple(self.plays), self.dealer)
-        if key == self._engine_key:
-            return self._engine
+        if key != self._engine_key:
+            self._engine, self._engine_key = self._observed(len(self.plays)), key
+        return self._engine
+
+    def _observed(self, n: int) -> Any:
+        """An `engine.observe.ObservedDeal` replaying the first `n` plays, or None (as
+        `engine`)."""
+        if self.contract is None or self.rules is None or self.dealer is None \
+                or any(card is None for _seat, card in self.plays[:n]):
+            return None
         try:
             from engine.observe import ObservedDeal
 
-            contract, dealer, plays = self._for_engine(len(self.plays))
+            contract, dealer, plays = self._for_engine(n)
             deal = ObservedDeal(self.rules, contract, dealer)
             for seat, card in plays:
                 deal.play(seat, card)
         except (ImportError, ValueError):
-            deal = None
-        self._engine, self._engine_key = deal, key
+            return None
         return deal
 
     @property
@@ -336,12 +341,11 @@ class DealView:
 
     def possible(self, seat: str) -> set[str] | None:
         """Cards `seat` may still hold by what is proven, or None when the engine cannot say."""
-        deal = self.engine()
-        if deal is None:
-            return None
-        from engine.cards import Seat
+        return _possible_cards(self.engine(), seat)
 
-        return {str(c) for c in deal.possible_cards(Seat.from_str(seat))}
+    def possible_at(self, index: int, seat: str) -> set[str] | None:
+        """Cards `seat` could hold at play `index` by what the plays before it prove."""
+        return _possible_cards(self._observed(index), seat)
 
     def news(self, readings: list[tuple[str, float]]) -> bool:
         """Whether a track's `readings` may name a card not played yet: False when every one
@@ -354,17 +358,8 @@ class DealView:
         and whether anything but the picture chose it. None: every reading is already played."""
         if not self.news(readings):
             return None, False
-        left = [(c, v) for c, v in readings if c not in self.played]
-        resolved = left[0][0] != readings[0][0]
-        top, share = left[0]
-        possible = self.possible(seat)
-        # The engine's proofs only break a weak reading: a strong one that breaks a rule is a
-        # violation to flag, never something to explain away.
-        if possible is not None and top not in possible and share < 0.6:
-            for c, v in left[1:]:
-                if c in possible and v >= 0.15:
-                    return c, True
-        return top, resolved
+        card = _pick([(c, v) for c, v in readings if c not in self.played], self.possible(seat))
+        return card, card != readings[0][0]
 
     def choose_again(self, readings: list[tuple[str, float]], index: int) -> str | None:
         """The card `choose` picks now for play `index` (recorded in doubt) from its track's
@@ -372,30 +367,26 @@ class DealView:
         seat, card = self.plays[index]
         played = self.played - {card}
         left = [(c, v) for c, v in readings if c not in played]
-        if not left:
-            return None
-        top, share = left[0]
-        possible = self.possible_at(index, seat)
-        if possible is not None and top not in possible and share < 0.6:
-            return next((c for c, v in left[1:] if c in possible and v >= 0.15), top)
-        return top
+        return _pick(left, self.possible_at(index, seat)) if left else None
 
-    def possible_at(self, index: int, seat: str) -> set[str] | None:
-        """Cards `seat` could hold at play `index` by what the plays before it prove."""
-        if self.contract is None or self.rules is None or self.dealer is None \
-                or any(card is None for _seat, card in self.plays[:index]):
-            return None
-        try:
-            from engine.cards import Seat
-            from engine.observe import ObservedDeal
 
-            contract, dealer, plays = self._for_engine(index)
-            deal = ObservedDeal(self.rules, contract, dealer)
-            for s, c in plays:
-                deal.play(s, c)
-        except (ImportError, ValueError):
-            return None
-        return {str(c) for c in deal.possible_cards(Seat.from_str(seat))}
+def _pick(left: list[tuple[str, float]], possible: set[str] | None) -> str:
+    """The best of the readings `left` (cards not played, best first), unless the engine's
+    proofs (`possible`, the cards the seat may hold) rule it out and it is weak: then the next
+    one they allow with 0.15 of the votes. The proofs only break a weak reading: a strong one
+    that breaks a rule is a violation to flag, never something to explain away."""
+    top, share = left[0]
+    if possible is not None and top not in possible and share < 0.6:
+        return next((c for c, v in left[1:] if c in possible and v >= 0.15), top)
+    return top
+
+
+def _possible_cards(deal: Any, seat: str) -> set[str] | None:
+    if deal is None:
+        return None
+    from engine.cards import Seat
+
+    return {str(c) for c in deal.possible_cards(Seat.from_str(seat))}
 
 
 def view_from_events(events: Iterable[Any], rules: Any = "ffb-coinche") -> DealView:
