@@ -60,6 +60,9 @@ class CardTrack:
     # that seat's, not this one moved.
     doubt_settled: float | None = None
     rechecked: bool = False
+    # Recorded with its name in doubt (read under sure_conf, or under 0.6 of its votes): likewise
+    # misnamed, not moved, when a card of that name is read plainly before another seat.
+    name_doubted: bool = False
 
     @property
     def size(self) -> float:
@@ -93,9 +96,10 @@ class CardTrack:
         return top, share
 
     def misnamed_if_at(self, zone: str) -> bool:
-        """Whether its name read plainly before another seat's place means this card, recorded
-        in doubt without waiting (`doubt_settled`), was misnamed rather than moved there."""
-        return self.doubt_settled is not None and self.zone != zone \
+        """Whether its name read plainly before another seat's place means this card was
+        misnamed rather than moved there: recorded in doubt without waiting (`doubt_settled`),
+        or with its name in doubt (`name_doubted`)."""
+        return (self.doubt_settled is not None or self.name_doubted) and self.zone != zone \
             and self.zone in _SEATS and zone in _SEATS
 
     def misread_as(self, card: str, share_now: float, played: set[str]) -> str | None:

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from vision.card_track import CardTrack
 from vision.deal_view import DealView
-from vision.detections import UNNAMED, Detection
+from vision.detections import UNNAMED, Detection, iou
 
 Event = dict[str, Any]
 _SEATS = ("N", "E", "S", "W")
@@ -275,13 +275,32 @@ class ReadingFixes:
 
     def _note_hints(self, detections: Sequence[Detection]) -> None:
         """Weak readings (unnamed boxes with readings) in front of a seat count for its card in
-        the trick on the table; something lies there (`_glimpsed`)."""
+        the trick on the table; something lies there (`_glimpsed`). So does a plain reading of a
+        card recorded at another play (`_read_again`): were that seat's card left unread (that
+        play read more surely), its picture says the other play was the misread one, and the
+        deal's end may swap them (`_swap`)."""
         for d in detections:
-            if d.card == UNNAMED and d.alternatives and (zone := self._zone(d)) in _SEATS:
+            if (zone := self._zone(d)) not in _SEATS:
+                continue
+            if d.card == UNNAMED and d.alternatives:
                 self._glimpsed.setdefault(zone, self._now)
                 votes = self._hints.setdefault((self.view.gathered, zone), {})
                 for card, p in d.alternatives:
                     votes[card] = votes.get(card, 0.0) + float(p)
+            elif d.card != UNNAMED and self._read_again(d, zone):
+                votes = self._hints.setdefault((self.view.gathered, zone), {})
+                votes[d.card] = votes.get(d.card, 0.0) + float(d.confidence)
+
+    def _read_again(self, d: Detection, zone: str) -> bool:
+        """Whether `d` reads plainly a card recorded before: in a trick gathered, gone from the
+        felt a while, or in this trick before another seat, lying elsewhere."""
+        track = _track_of(self.tracks, d.card)
+        if track is None:
+            return False
+        if track.state == "gathered":
+            return self._now - track.last_seen >= self.settings.gather_s
+        return track.zone != zone and track.zone in _SEATS \
+            and (track.box is None or iou(track.box, d.box) < 0.1)
 
     def _name_early(self, out: list[Event]) -> None:
         """Each unread play of the trick on the table (every frame, and as it is gathered)

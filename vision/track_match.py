@@ -79,8 +79,8 @@ def moved_play(tracks: Sequence[CardTrack], d: Detection, zone: str, t: float,
                steady_s: float) -> CardTrack | None:
     """The played card `d` names, if it has left its place (unseen there for `steady_s`): one
     misread frame elsewhere must not drag a card that is merely hidden for an instant. (A card
-    named only from weak readings, or recorded in doubt without waiting, read plainly before
-    another seat was misnamed: it has not moved.)"""
+    named only from weak readings, or recorded with its name in doubt, read plainly before
+    another seat was misnamed: it has not moved; `CardTrack.misnamed_if_at`.)"""
     for tr in tracks:
         if tr.state == "played" and tr.card == d.card and t - tr.last_seen >= steady_s \
                 and not tr.hinted and not tr.misnamed_if_at(zone):

@@ -342,6 +342,7 @@ class TableTracker(Gathering, ReadingFixes, TurnOrder):
         uncertain = resolved or not seat_sure or confidence < s.sure_conf or card_share < 0.6
         alternatives = [[c, round(v, 3)] for c, v in readings if c != card][:3]
         tr.state, tr.card = "played", card
+        tr.name_doubted = confidence < s.sure_conf or card_share < 0.6
         if clear < 0.6 and t - tr.settled_since - s.steady_s < s.max_wait:
             tr.doubt_settled = tr.settled_since  # recorded in doubt without waiting
         data = {

@@ -357,9 +357,10 @@ def test_a_late_card_keeps_the_order_of_the_seats() -> None:
     assert tr.view.plays == [("N", "7H"), ("W", "8H"), ("S", "9H"), ("E", "AH")]
 
 
-def _seven_tricks_logged(seed: int) -> tuple[TableTracker, list[tuple[str, str]]]:
-    """A tracker whose log holds the first seven tricks of a random deal (N takes, hearts), and
-    the last trick's plays, still to be seen."""
+def _seven_tricks_logged(seed: int, tricks: int = 7
+                         ) -> tuple[TableTracker, list[tuple[str, str]]]:
+    """A tracker whose log holds the first seven tricks (or `tricks`) of a random deal (N takes,
+    hearts), and the plays of the rest, still to be seen."""
     import random
 
     from engine.contract import Contract
@@ -369,11 +370,11 @@ def _seven_tricks_logged(seed: int) -> tuple[TableTracker, list[tuple[str, str]]
     contract = Contract.from_json({"taker": "N", "bid": 80, "trump": "H"})
     deal = play_out(random.Random(seed), find_rules("ffb-coinche"), contract)
     tr = started(str(deal.dealer), contract.to_json())
-    for i, (seat, card) in enumerate(deal.plays[:28]):
+    for i, (seat, card) in enumerate(deal.plays[: 4 * tricks]):
         tr.observe({"type": "card_played", "data": {"seat": str(seat), "card": str(card)}})
         if i % 4 == 3:
             tr.observe({"type": "trick_gathered", "data": {}})
-    return tr, [(str(s), str(c)) for s, c in deal.plays[28:]]
+    return tr, [(str(s), str(c)) for s, c in deal.plays[4 * tricks:]]
 
 
 def _last_trick_swept(tr: TableTracker, first, rest) -> list:
@@ -1500,3 +1501,72 @@ def test_a_card_recorded_in_doubt_is_not_renamed_to_a_card_its_seat_is_proven_no
     # cannot hold: the rules keep 8C, as they would have chosen it then.
     assert [e for e in events if e["type"] == "correction"] == []
     assert tr.view.plays[4:] == [("W", "8C")]
+
+
+@pytest.mark.parametrize("sure", [False, True])
+def test_a_card_recorded_with_its_name_in_doubt_is_misnamed_not_moved_when_read_at_a_seat_to_play(
+        sure) -> None:
+    tr = started("N")  # W leads, then S, E, N
+    # W's 8C reads 9C, never surely (`sure`: the same picture read surely, 9C).
+    w_card = det("9C", "W", 0.9 if sure else 0.52, [("8C", 0.3)])
+    events, t = run(tr, lambda t: [w_card], seconds=1.2)
+    assert plays(events) == [("W", "9C")]
+    assert events[-1]["data"]["uncertain"] is (not sure)
+    ev, t = run(tr, lambda t: [w_card, det("QC", "S")], t0=t, seconds=1.2)
+    events += ev
+    # A hand hides W's card while E plays; then N, still to play, puts down the real 9C.
+    ev, t = run(tr, lambda t: [det("QC", "S"), det("TC", "E")], t0=t, seconds=1.2)
+    events += ev
+    ev, _ = run(tr, lambda t: [det("QC", "S"), det("TC", "E"), det("9C", "N", 0.85)], t0=t,
+                seconds=1.5)
+    events += ev
+    if sure:  # read surely, W's 9C has moved there (nudged, or the camera lost it): no new play
+        assert plays(events) == [("W", "9C"), ("S", "QC"), ("E", "TC")]
+        assert "correction" not in kinds(events)
+        return
+    assert plays(events) == [("W", "9C"), ("S", "QC"), ("E", "TC"), ("N", "9C")]
+    assert [fixed(e) for e in events if e["type"] == "correction"] == [
+        {"play": 0, "card": "8C", "before": "9C"}]
+    assert tr.view.plays == [("W", "8C"), ("S", "QC"), ("E", "TC"), ("N", "9C")]
+
+
+def test_an_unread_card_read_plainly_as_a_card_of_its_trick_at_another_seat_takes_it() -> None:
+    tr, last = _seven_tricks_logged(2)
+    assert last == [("E", "9H"), ("N", "KC"), ("W", "9S"), ("S", "TC")]
+    # N's KC reads 9S, fairly surely (KC its second reading); W's real 9S reads 9S less surely
+    # than that (9H, E's card, its other reading), so N's reading stands and W's card stays
+    # unread: by the cards left, KC. Yet W's picture read 9S plainly all along, and a deck
+    # holds one 9S: N's was the misread.
+    first = lambda t: [det("9H", "E"), det("9S", "N", 0.75, [("KC", 0.2)])]  # noqa: E731
+    events = _last_trick_swept(tr, first, [det("9S", "W", 0.6, [("9H", 0.2)]), det("TC", "S")])
+    assert plays(events) == [("E", "9H"), ("N", "9S"), ("W", None), ("S", "TC")]
+    fixes = [fixed(e) for e in events if e["type"] == "correction"]
+    assert fixes == [{"play": 29, "card": "KC", "before": "9S", "uncertain": True},
+                     {"play": 30, "card": "9S", "before": None, "deduced": True,
+                      "uncertain": True}]
+    assert _with_fixes(events, 28) == last
+
+
+def test_an_unread_card_read_plainly_as_a_card_of_a_trick_gone_takes_it() -> None:
+    tr, rest = _seven_tricks_logged(2, tricks=6)
+    seventh, last = rest[:4], rest[4:]
+    (a_seat, a_card), (b_seat, b_card) = seventh[1], last[2]
+    # The seventh trick's second card reads as the last trick's third, fairly surely; that card,
+    # when it comes, reads so less surely (the last trick's lead its other reading) and stays
+    # unread: by the cards left, the misread one. Its picture read it plainly all along.
+    first = [det(b_card, s, 0.75, [(a_card, 0.2)]) if s == a_seat else det(c, s)
+             for s, c in seventh]
+    then = [det(b_card, s, 0.6, [(last[0][1], 0.2)]) if s == b_seat else det(c, s)
+            for s, c in last]
+    events, t = [], 0.0
+    for cards in (first, then):  # each card lands in turn, then the trick is swept
+        for k in range(1, 5):
+            ev, t = run(tr, lambda t, lying=cards[:k]: lying, t0=t, seconds=1.0)
+            events += ev
+        ev, t = run(tr, lambda t: [], t0=t, seconds=3.0)
+        events += ev
+    assert plays(events)[1] == (a_seat, b_card) and plays(events)[6] == (b_seat, None)
+    assert [fixed(e) for e in events if e["type"] == "correction"] == [
+        {"play": 25, "card": a_card, "before": b_card, "uncertain": True},
+        {"play": 30, "card": b_card, "before": None, "deduced": True, "uncertain": True}]
+    assert _with_fixes(events, 24) == rest and "deal_over" in kinds(events)
