@@ -229,6 +229,10 @@ class Gathering:
                 tr.state = "gathered"
             elif tr.zone in unread and tr is not committing and self._unread_card(tr, went):
                 tr.state, tr.held = "stale", False
+            elif tr.held and tr is not committing and tr.last_seen <= went:
+                # held for a turn, but seen only while the trick lay there: it went with it (a
+                # box on part of a card of the trick), it is not the seat's next card
+                tr.state, tr.held = "ignored", False
         if self.view.gathered >= 8:
             self._name_unread(out)
             self._emit(out, "deal_over", {})  # gathered cards stay known until the next deal

@@ -1570,3 +1570,22 @@ def test_an_unread_card_read_plainly_as_a_card_of_a_trick_gone_takes_it() -> Non
         {"play": 25, "card": a_card, "before": b_card, "uncertain": True},
         {"play": 30, "card": b_card, "before": None, "deduced": True, "uncertain": True}]
     assert _with_fixes(events, 24) == rest and "deal_over" in kinds(events)
+
+
+def test_a_box_held_beside_a_seat_that_has_played_goes_with_the_trick() -> None:
+    tr = started("S", {"taker": "N", "bid": 80, "trump": "S"})  # E leads, then N, W, S
+    first = [("E", "7H"), ("N", "AH"), ("W", "8H"), ("S", "9H")]  # N wins: N leads next
+    # Beside E's card, once E has played, a box (a patch of the felt, part of a card) reads 8S
+    # while the trick lies there: out of E's turn, it is held. It goes with the trick.
+    beside = det("8S", (530, 400), 0.7, [("7S", 0.3)])
+    cards = [det(card, seat) for seat, card in first]
+    events, t = [], 0.0
+    for k in range(1, 5):
+        ev, t = run(tr, lambda t, k=k: [*cards[:k], *([beside] if k > 1 and t < 3.5 else [])],
+                    t0=t, seconds=1.0)
+        events += ev
+    ev, t = run(tr, lambda t: [], t0=t, seconds=2.0)  # swept
+    events += ev
+    second = [("N", "KC"), ("W", "7C"), ("S", "8C"), ("E", "9C")]
+    ev, _ = _one_by_one(tr, second, t=t, pace=1.0)
+    assert plays(events + ev) == first + second
