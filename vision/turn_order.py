@@ -54,7 +54,8 @@ class TurnOrder:
         # Within a trick the order of the seats is certain. Who may lead it is known from the
         # trick before (whatever its unread cards were), and at the first trick when the
         # referee gave the dealer (otherwise the dealer is the tracker's guess). A card that
-        # landed after another one still lying in a seat's place is not the lead either.
+        # landed after another one still lying in a seat's place is not the lead either, nor
+        # one after a box read too weakly to name in another possible leader's (`_glimpsed`).
         if placed >= 4 and tr.zone in _SEATS and waited < s.turn_wait \
                 and tr.zone not in unsure and self._trick_read_plainly():
             # Put down while the complete trick still lies there, it leads the next trick. That
@@ -71,7 +72,9 @@ class TurnOrder:
             out_of_turn = leaders is not None and (tr.zone not in leaders or any(
                 o.state == "candidate" and o.zone in _SEATS and o.zone != tr.zone
                 and o.first_seen < here and len(o.times) >= 2 and not self._too_small(o)
-                and (o.held or t - o.last_seen <= s.forget_s) for o in self.tracks))
+                and (o.held or t - o.last_seen <= s.forget_s) for o in self.tracks) or any(
+                zone in leaders and zone != tr.zone and seen < here
+                for zone, seen in self._glimpsed.items()))
         else:  # (a card in front of a seat whose play here is unread fills it: `_fill_unread`)
             out_of_turn = placed < 4 and turn is not None and tr.zone != turn \
                 and (tr.zone, None) not in view.trick_plays

@@ -1589,3 +1589,31 @@ def test_a_box_held_beside_a_seat_that_has_played_goes_with_the_trick() -> None:
     second = [("N", "KC"), ("W", "7C"), ("S", "8C"), ("E", "9C")]
     ev, _ = _one_by_one(tr, second, t=t, pace=1.0)
     assert plays(events + ev) == first + second
+
+
+@pytest.mark.parametrize("glimpse", [False, True])
+def test_a_possible_leader_read_only_weakly_before_another_lands_led(glimpse) -> None:
+    from vision.detections import UNNAMED
+
+    tr = started("E", {"taker": "N", "bid": 80, "trump": "S"})  # N leads, then W, S, E
+    # S's card was never read: it overtrumped W's KS or not, so W or S leads next.
+    _logged(tr, [("N", "7S"), ("W", "KS"), ("S", None), ("E", "KH")])
+    assert tr.view.leaders() == {"W", "S"}
+    x, y = SPOT["W"]
+    weak = Detection(UNNAMED, 0.0, (x - 28.5, y - 44, x + 28.5, y + 44), (("7D", 0.4), ("9D", 0.2)))
+    # (`glimpse`: W's card lies there first, read too weakly to name), then S's, E's and N's
+    # cards land, one a second.
+    lying = [weak] if glimpse else []
+    events, t = run(tr, lambda t: lying, seconds=1.0)
+    for k, (seat, card) in enumerate([("S", "8D"), ("E", "9D"), ("N", "TD")]):
+        lying = [*lying, det(card, seat)]
+        ev, t = run(tr, lambda t, now=tuple(lying): list(now), t0=t, seconds=1.0)
+        events += ev
+        if k == 0 and not glimpse:  # S may lead: it does, at once
+            assert plays(ev) == [("S", "8D")] and ev[0]["data"]["t"] <= t - 1.0 + 0.45
+        if k == 0 and glimpse:  # W's place was not empty: W may have led, S's card waits
+            assert plays(ev) == []
+    if not glimpse:  # (and W's card never came: it played last, unread)
+        assert plays(events) == [("S", "8D"), ("E", "9D"), ("N", "TD")]
+        return
+    assert plays(events) == [("W", None), ("S", "8D"), ("E", "9D"), ("N", "TD")]
