@@ -222,6 +222,7 @@ class Gathering:
         unread = {seat for seat, card in view.plays[start:start + 4] if card is None}
         self._name_early(out)
         went = max((tr.last_seen for tr in self.tracks if tr.state == "played"), default=self._now)
+        seen = any(tr.state == "played" and tr.box is not None for tr in self.tracks)
         self._emit(out, "trick_gathered", {"t": round(self._now, 3)})
         self._glimpsed = {}
         for tr in self.tracks:
@@ -229,7 +230,7 @@ class Gathering:
                 tr.state = "gathered"
             elif tr.zone in unread and tr is not committing and self._unread_card(tr, went):
                 tr.state, tr.held = "stale", False
-            elif tr.held and tr is not committing and tr.last_seen <= went:
+            elif tr.held and tr is not committing and tr.last_seen <= went and seen:
                 # held for a turn, but seen only while the trick lay there: it went with it (a
                 # box on part of a card of the trick), it is not the seat's next card
                 tr.state, tr.held = "ignored", False
