@@ -56,12 +56,12 @@ class CardTrack:
     hinted: bool = False
     # Recorded in doubt without waiting max_wait: when it had come to rest then. Its name is
     # chosen again from its votes when it would have been recorded after waiting
-    # (`ReadingFixes._recheck`), and a card of that name read plainly before another seat is
-    # that seat's, not this one moved.
+    # (`ReadingFixes._recheck`).
     doubt_settled: float | None = None
     rechecked: bool = False
-    # Recorded with its name in doubt (read under sure_conf, or under 0.6 of its votes): likewise
-    # misnamed, not moved, when a card of that name is read plainly before another seat.
+    # Recorded with its name in doubt (read under sure_conf, or under 0.6 of its votes; so is
+    # every card recorded in doubt without waiting): a card of that name read plainly before
+    # another seat is that seat's, not this one moved (`misnamed_if_at`).
     name_doubted: bool = False
 
     @property
@@ -97,9 +97,8 @@ class CardTrack:
 
     def misnamed_if_at(self, zone: str) -> bool:
         """Whether its name read plainly before another seat's place means this card was
-        misnamed rather than moved there: recorded in doubt without waiting (`doubt_settled`),
-        or with its name in doubt (`name_doubted`)."""
-        return (self.doubt_settled is not None or self.name_doubted) and self.zone != zone \
+        misnamed rather than moved there: recorded with its name in doubt (`name_doubted`)."""
+        return self.name_doubted and self.zone != zone \
             and self.zone in _SEATS and zone in _SEATS
 
     def misread_as(self, card: str, share_now: float, played: set[str]) -> str | None:

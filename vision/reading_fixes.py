@@ -174,9 +174,6 @@ class ReadingFixes:
         def _steady(self, tr: CardTrack, t: float) -> bool:
             ...
 
-        def _zone(self, det: Detection) -> str:
-            ...
-
     def _recall_early(self, tr: CardTrack, out: list[Event]) -> None:
         """A steady card (perhaps held for its turn) reads clearly as a card recorded in a
         trick already gathered: the earlier play is corrected now, not when this one is
@@ -273,14 +270,14 @@ class ReadingFixes:
                 self._emit(out, "correction", {"play": index, "card": card, "before": card,
                                                "uncertain": False})
 
-    def _note_hints(self, detections: Sequence[Detection]) -> None:
+    def _note_hints(self, zoned: Sequence[tuple[Detection, str]]) -> None:
         """Weak readings (unnamed boxes with readings) in front of a seat count for its card in
         the trick on the table; something lies there (`_glimpsed`). So does a plain reading of a
         card recorded at another play (`_read_again`): were that seat's card left unread (that
         play read more surely), its picture says the other play was the misread one, and the
         deal's end may swap them (`_swap`)."""
-        for d in detections:
-            if (zone := self._zone(d)) not in _SEATS:
+        for d, zone in zoned:  # (each detection with its zone)
+            if zone not in _SEATS:
                 continue
             if d.card == UNNAMED and d.alternatives:
                 self._glimpsed.setdefault(zone, self._now)

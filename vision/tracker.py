@@ -171,9 +171,9 @@ class TableTracker(Gathering, ReadingFixes, TurnOrder):
         for tr in self.tracks:  # restored plays count as just seen
             if tr.last_seen != tr.last_seen:
                 tr.last_seen = t
-        seen = [(d, z) for d in detections if d.confidence >= s.min_conf
-                and (z := self._zone(d)) != OUTSIDE]
-        self._note_hints(detections)
+        zoned = [(d, self._zone(d)) for d in detections]
+        seen = [(d, z) for d, z in zoned if d.confidence >= s.min_conf and z != OUTSIDE]
+        self._note_hints(zoned)
         full = len(self.view.trick_plays) >= 4
         new = match_tracks(self.tracks, seen, t, s, full)
         for tr in new:
@@ -302,7 +302,7 @@ class TableTracker(Gathering, ReadingFixes, TurnOrder):
         if top in on_table:
             old = on_table[top]
             # (one named from weak readings cannot have moved: read elsewhere, it was misnamed;
-            # one recorded in doubt without waiting, read before another seat, likewise)
+            # one recorded with its name in doubt, read before another seat, likewise)
             if old.last_seen < t and old.readings()[0][0] == top \
                     and not (old.hinted and old.zone != tr.zone) \
                     and not old.misnamed_if_at(tr.zone):
@@ -339,10 +339,10 @@ class TableTracker(Gathering, ReadingFixes, TurnOrder):
         confs = tr.conf.get(card) or [dict(readings)[card]]
         confidence = sum(confs) / len(confs)
         card_share = clear if card == top else dict(readings)[card]
-        uncertain = resolved or not seat_sure or confidence < s.sure_conf or card_share < 0.6
+        tr.name_doubted = confidence < s.sure_conf or card_share < 0.6
+        uncertain = resolved or not seat_sure or tr.name_doubted
         alternatives = [[c, round(v, 3)] for c, v in readings if c != card][:3]
         tr.state, tr.card = "played", card
-        tr.name_doubted = confidence < s.sure_conf or card_share < 0.6
         if clear < 0.6 and t - tr.settled_since - s.steady_s < s.max_wait:
             tr.doubt_settled = tr.settled_since  # recorded in doubt without waiting
         data = {
