@@ -34,6 +34,12 @@ CLEARER = 2.0  # of two other readings that would each explain a lead, the one t
 SWAP_FAVOUR = 3.0
 SWAP_SHARE = 0.05  # ... a play may take another reading with this share of its votes
 SWAP_DEPTH = 3
+# ... or, when no such chain breaks no more rules, the play takes the deduced card without a
+# reading of it: when it was recorded with its name in doubt and the unread play's readings are
+# this share of votes for its card, SURE_VOTES at least (several frames): a deck holds one
+# card of each, and the surer reading wins (`given_up`).
+SURE_SHARE = 0.8
+SURE_VOTES = 5.0
 
 # An unread play of the trick on the table is named, in doubt, from its weak readings when the
 # card they favour most is not played yet and has EARLY_SHARE of the votes of the cards the rules
@@ -89,6 +95,17 @@ def swap_chain(view: DealView, tracks: Sequence[CardTrack], index: int, deduced:
     return None
 
 
+def given_up(view: DealView, tracks: Sequence[CardTrack], index: int, deduced: str,
+             favoured: str) -> list[tuple[int, str]] | None:
+    """The renamings that give unread play `index` the card `favoured` and the play that
+    recorded it in doubt (`CardTrack.name_doubted`) `deduced`; None when it was read surely."""
+    track = _track_of(tracks, favoured)
+    where = next((i for i, (_seat, card) in enumerate(view.plays) if card == favoured), None)
+    if track is None or where is None or not track.name_doubted:
+        return None
+    return [(index, favoured), (where, deduced)]
+
+
 def favoured_over(hints: Mapping[str, float], deduced: str) -> list[str]:
     """The cards the weak readings of an unread play favour SWAP_FAVOUR times over `deduced`,
     each with MIN_SHARE of their votes at least, the most favoured first."""
@@ -122,6 +139,17 @@ def _other_readings(view: DealView, tracks: Sequence[CardTrack]
         for other, share in track.readings() if track is not None else ():
             if other != card and share >= MIN_SHARE and other not in view.played:
                 yield index, other, track
+
+
+def _breaks_no_more(view: DealView, filled: list[tuple[str, str | None]],
+                    chain: list[tuple[int, str]], before: int, most_favoured: bool) -> bool:
+    """Whether the plays `filled` renamed by `chain` break fewer rules than `before`, or as
+    many when the chain gives the unread play the card its readings favour most."""
+    swapped = list(filled)
+    for i, card in chain:
+        swapped[i] = (swapped[i][0], card)
+    after = view.rules_broken(swapped)
+    return after is not None and (after < before or (most_favoured and after == before))
 
 
 def leader_in_doubt(view: DealView, tracks: Sequence[CardTrack]) -> bool:
@@ -395,16 +423,15 @@ class ReadingFixes:
         before = view.rules_broken(filled)
         if before is None:
             return False
+        total = sum(hints.values())
         for rank, card_favoured in enumerate(favoured):
-            chain = swap_chain(view, self.tracks, index, deduced, card_favoured)
-            if chain is None:
-                continue
-            swapped = list(filled)
-            for i, card in chain:
-                swapped[i] = (swapped[i][0], card)
-            after = view.rules_broken(swapped)
-            # The most favoured card may break no more rules; a lesser one must break fewer.
-            if after is not None and (after < before or (rank == 0 and after == before)):
+            chains = [swap_chain(view, self.tracks, index, deduced, card_favoured)]
+            votes = hints[card_favoured]
+            if votes >= SURE_VOTES and votes >= SURE_SHARE * total:
+                chains.append(given_up(view, self.tracks, index, deduced, card_favoured))
+            chain = next((c for c in chains if c is not None
+                          and _breaks_no_more(view, filled, c, before, rank == 0)), None)
+            if chain is not None:
                 break
         else:
             return False

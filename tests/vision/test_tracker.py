@@ -1617,3 +1617,25 @@ def test_a_possible_leader_read_only_weakly_before_another_lands_led(glimpse) ->
         assert plays(events) == [("S", "8D"), ("E", "9D"), ("N", "TD")]
         return
     assert plays(events) == [("W", None), ("S", "8D"), ("E", "9D"), ("N", "TD")]
+
+
+@pytest.mark.parametrize("n_conf", [0.55, 0.9])
+def test_a_card_read_surely_takes_its_name_from_a_play_recorded_in_doubt_at_the_deals_end(
+        n_conf) -> None:
+    tr, last = _seven_tricks_logged(2)
+    assert last == [("E", "9H"), ("N", "KC"), ("W", "9S"), ("S", "TC")]
+    # N's KC reads 9S with no other reading, W's real 9S reads 9S surely: a deck holds one 9S,
+    # so W's card stays unread and is deduced KC at the deal's end. Read in doubt (0.55), N's
+    # is the misread and gives 9S up, though its picture never read KC; read surely, the
+    # pictures cannot tell which is wrong, and the deduction stands.
+    first = lambda t: [det("9H", "E"), det("9S", "N", n_conf)]  # noqa: E731
+    events = _last_trick_swept(tr, first, [det("9S", "W", 0.9), det("TC", "S")])
+    assert plays(events) == [("E", "9H"), ("N", "9S"), ("W", None), ("S", "TC")]
+    fixes = [fixed(e) for e in events if e["type"] == "correction"]
+    if n_conf < 0.6:
+        assert fixes == [{"play": 29, "card": "KC", "before": "9S", "uncertain": True},
+                         {"play": 30, "card": "9S", "before": None, "deduced": True,
+                          "uncertain": True}]
+        assert _with_fixes(events, 28) == last
+    else:
+        assert fixes == [{"play": 30, "card": "KC", "before": None, "deduced": True}]
