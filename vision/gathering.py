@@ -58,6 +58,9 @@ class Gathering:
         def _name_unread(self, out: list[Event]) -> None:
             ...
 
+        def _with_hints(self, tr: CardTrack) -> list[tuple[str, float]]:
+            ...
+
         def _name_early(self, out: list[Event]) -> None:
             ...
 
@@ -250,7 +253,8 @@ class Gathering:
     def _fill_unread(self, tr: CardTrack, t: float, out: list[Event]) -> bool:
         """A card read in front of a seat whose play in the trick still lying there is unread
         (or named only from weak readings, `_name_early`, as another card): it is that play's
-        card (recorded when the last seat's card came), not a new lead."""
+        card (recorded when the last seat's card came), not a new lead. Read in doubt, its name
+        takes in the weak readings in front of that seat (`_with_hints`)."""
         view = self.view
         start = 4 * view.gathered
         trick = view.plays[start:start + 4]
@@ -260,7 +264,8 @@ class Gathering:
                 o.state == "played" and t - o.last_seen < self.settings.gather_s
                 for o in self.tracks)):
             return False  # (a whole trick no longer seen: this card is the next one's)
-        card, _resolved = view.choose(tr.readings(), tr.zone)
+        card = view.choose(self._with_hints(tr), tr.zone)[0] \
+            or view.choose(tr.readings(), tr.zone)[0]
         if card is None:
             return False
         index, before = next(iter(early.items())) if early \

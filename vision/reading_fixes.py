@@ -298,6 +298,26 @@ class ReadingFixes:
                 self._emit(out, "correction", {"play": index, "card": card, "before": card,
                                                "uncertain": False})
 
+    def _with_hints(self, tr: CardTrack) -> list[tuple[str, float]]:
+        """`tr`'s readings; for a card read plainly only a few frames, in doubt, in front of a
+        seat whose place was read weakly for longer in this trick, with those weak readings
+        (`_hints`): they were this card, before the detector read it plainly or under the hand
+        putting it down."""
+        readings = tr.readings()
+        hints = self._hints.get((self.view.gathered, tr.zone))
+        if not hints or tr.zone not in _SEATS:
+            return readings
+        top, share = tr.best()
+        if share >= 0.6 and statistics.fmean(tr.conf.get(top, [0.0])) >= self.settings.sure_conf:
+            return readings
+        if sum(hints.values()) <= sum(tr.votes.values()):
+            return readings
+        votes = dict(tr.votes)
+        for card, v in hints.items():
+            votes[card] = votes.get(card, 0.0) + v
+        total = sum(votes.values())
+        return sorted(((c, v / total) for c, v in votes.items()), key=lambda cv: -cv[1])
+
     def _note_hints(self, zoned: Sequence[tuple[Detection, str]]) -> None:
         """Weak readings (unnamed boxes with readings) in front of a seat count for its card in
         the trick on the table; something lies there (`_glimpsed`). So does a plain reading of a

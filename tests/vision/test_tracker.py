@@ -1256,10 +1256,11 @@ def test_a_box_among_a_complete_trick_still_lying_there_is_not_the_next_lead() -
 
 
 def _second_trick_with_w_unread(weak: tuple, first=(("N", "7D"), ("W", "8D"), ("S", "9D"),
-                                                    ("E", "AD")), late: str | None = None):
+                                                    ("E", "AD")),
+                                late: str | Detection | None = None):
     """E won the first trick (logged; trumps spades); E leads the second, N follows, W's card
     is never read (only `weak`ly: its readings frame after frame), S's AC; (W's card read
-    plainly as `late` a second before) the sweep."""
+    plainly as `late`, a card name or a detection, a second before) the sweep."""
     from vision.detections import UNNAMED
 
     tr = started("E", {"taker": "N", "bid": 80, "trump": "S"})  # N leads, then W, S, E
@@ -1274,7 +1275,8 @@ def _second_trick_with_w_unread(weak: tuple, first=(("N", "7D"), ("W", "8D"), ("
                     seconds=LAST_WAIT + 1.0 if k == 2 else 0.6)
         events += ev
     if late is not None:
-        ev, t = run(tr, lambda t: [*_trick(dict(cards))(t), det(late, "W")], t0=t, seconds=1.0)
+        seen = det(late, "W") if isinstance(late, str) else late
+        ev, t = run(tr, lambda t: [*_trick(dict(cards))(t), seen], t0=t, seconds=1.0)
         events += ev
     ev, t = run(tr, lambda t: [], t0=t, seconds=1.5)  # swept
     return tr, events + ev, t
@@ -1639,3 +1641,19 @@ def test_a_card_read_surely_takes_its_name_from_a_play_recorded_in_doubt_at_the_
         assert _with_fixes(events, 28) == last
     else:
         assert fixes == [{"play": 30, "card": "KC", "before": None, "deduced": True}]
+
+
+@pytest.mark.parametrize(("weak", "card"), [
+    ((("9C", 0.45), ("TC", 0.2), ("KC", 0.15)), "9C"),
+    ((("TC", 0.45), ("9C", 0.2), ("KC", 0.15)), "TC"),
+])
+def test_an_unread_card_read_in_doubt_at_last_is_named_with_its_weak_readings(weak, card) -> None:
+    # W's card was read weakly 2.6 s, too evenly to be named early (9C 56% of the votes), then
+    # plainly a second, in doubt, as TC: the weak readings were that card, and they favour 9C
+    # over the 10 frames of TC at 0.55 (as they favour TC in the second case).
+    late = det("TC", "W", 0.55, [("KC", 0.3)])
+    tr, events, _t = _second_trick_with_w_unread(weak, late=late)
+    assert plays(events) == [("E", "7C"), ("N", "8C"), ("W", None), ("S", "AC")]
+    assert [fixed(e) for e in events if e["type"] == "correction"] == [
+        {"play": 6, "card": card, "before": None}]
+    assert tr.view.plays[6] == ("W", card)
