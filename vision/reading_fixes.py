@@ -48,6 +48,12 @@ SURE_VOTES = 5.0
 EARLY_SHARE = 0.6
 EARLY_VOTES = 2.0
 
+# A card recorded surely is judged again once, RECHECK_S after it came to rest: read while a hand
+# still lay on it, it may have been taken for another card, which its own votes since then say
+# (the other card with RECHECK_SHARE of them at least; `_recheck`).
+RECHECK_S = 1.5
+RECHECK_SHARE = 0.6
+
 
 def _track_of(tracks: Sequence[CardTrack], card: str) -> CardTrack | None:
     return next((o for o in tracks if o.state in ("played", "gathered") and o.card == card), None)
@@ -275,12 +281,15 @@ class ReadingFixes:
         """A card recorded in doubt without waiting (`_should_wait`) is judged again from the
         votes it has gathered by the time it would have been recorded after waiting
         (`max_wait`): renamed if they now favour another card, or cleared of doubt if they
-        now read it clearly (as it would have been recorded then)."""
+        now read it clearly (as it would have been recorded then). A card recorded surely is
+        judged again later (`_recheck_sure`)."""
         s = self.settings
         for tr in self.tracks:
+            if tr.doubt_settled is None:
+                self._recheck_sure(tr, t, out)
+                continue
             # (the very frame `_should_wait` would have let it be recorded)
-            if tr.doubt_settled is None or tr.rechecked \
-                    or t - tr.doubt_settled - s.steady_s < s.max_wait:
+            if tr.rechecked or t - tr.doubt_settled - s.steady_s < s.max_wait:
                 continue
             tr.rechecked = True
             index = next((i for i, (_seat, c) in enumerate(self.view.plays) if c == tr.card),
@@ -297,6 +306,23 @@ class ReadingFixes:
                 # (its own best reading, clear and sure, where its seat put it down)
                 self._emit(out, "correction", {"play": index, "card": card, "before": card,
                                                "uncertain": False})
+
+    def _recheck_sure(self, tr: CardTrack, t: float, out: list[Event]) -> None:
+        """A card recorded surely whose own votes, RECHECK_S after it came to rest, favour
+        another card not played (RECHECK_SHARE of them) is renamed, in doubt."""
+        if tr.rechecked or tr.state != "played" or tr.hinted or tr.zone not in _SEATS \
+                or t - tr.settled_since < RECHECK_S:
+            return
+        tr.rechecked = True
+        readings = self._with_hints(tr)  # (as its name was chosen, were it an unread play's)
+        top, share = readings[0]
+        index = next((i for i, (_seat, c) in enumerate(self.view.plays) if c == tr.card), None)
+        if top == tr.card or share < RECHECK_SHARE or index is None \
+                or self.view.choose_again(readings, index) != top:
+            return
+        self._emit(out, "correction", {"play": index, "card": top, "before": tr.card,
+                                       "uncertain": True})
+        tr.card = top
 
     def _with_hints(self, tr: CardTrack) -> list[tuple[str, float]]:
         """`tr`'s readings; for a card read plainly only a few frames, in doubt, in front of a

@@ -187,8 +187,9 @@ def test_second_best_reading_when_the_best_card_is_already_on_the_table() -> Non
 
 def test_a_misread_play_is_corrected_when_its_card_really_comes() -> None:
     tr = started("E")
-    # N's card reads TH while it lands, then KD for good; later W plays the real TH.
-    events, t = run(tr, lambda t: [det("TH" if t < 0.4 else "KD", "N")], seconds=2.0)
+    # N's card reads TH while it lands, then KD for good; W plays the real TH before N's is
+    # judged again from its own votes (`_recheck_sure`, 1.5 s after it came to rest).
+    events, t = run(tr, lambda t: [det("TH" if t < 0.4 else "KD", "N")], seconds=1.2)
     assert plays(events) == [("N", "TH")]
     ev, _ = run(tr, lambda t: [det("KD", "N"), det("TH", "W")], t0=t, seconds=1.0)
     assert kinds(ev) == ["correction", "card_played"]
@@ -1657,3 +1658,25 @@ def test_an_unread_card_read_in_doubt_at_last_is_named_with_its_weak_readings(we
     assert [fixed(e) for e in events if e["type"] == "correction"] == [
         {"play": 6, "card": card, "before": None}]
     assert tr.view.plays[6] == ("W", card)
+
+
+@pytest.mark.parametrize(("later", "renamed"), [(0.7, True), (0.5, False)])
+def test_a_card_recorded_surely_is_renamed_when_its_own_votes_come_to_say_another(
+        later: float, renamed: bool) -> None:
+    tr = started("E")  # N leads
+    # Under the hand putting it down, N's 9C reads 8C surely (4 frames); once the hand is
+    # gone, 9C (at `later`, 8C its second reading).
+    under = det("8C", "N", 0.7, [("7C", 0.2)])
+    bare = det("9C", "N", later, [("8C", 0.1)])
+    events, _ = run(tr, lambda t: [under if t < 0.35 else bare], seconds=3.0)
+    assert plays(events) == [("N", "8C")] and events[0]["data"]["t"] <= 0.35
+    fixes = [e for e in events if e["type"] == "correction"]
+    if not renamed:  # 9C under 60% of its votes: the name stands
+        assert fixes == [] and tr.view.plays == [("N", "8C")]
+        return
+    # Judged again 1.5 s after it came to rest (9C 64% of its votes), in doubt: the referee
+    # sees it was renamed.
+    assert [fixed(e) for e in fixes] == [{"play": 0, "card": "9C", "before": "8C",
+                                          "uncertain": True}]
+    assert fixes[0]["data"]["t"] == pytest.approx(1.5)
+    assert tr.view.plays == [("N", "9C")]
