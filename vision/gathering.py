@@ -93,7 +93,8 @@ class Gathering:
                 return  # one card out of sight a moment is more likely than a sweep
         if not trick:
             return
-        gone = max(tr.last_seen for tr in trick)
+        # (a card of the trick under a box read too weakly to name lies there still: `present`)
+        gone = max(max(tr.last_seen, tr.present) for tr in trick)
         if t - gone < s.gather_s:
             return
         # A card that settled well after the trick vanished (not one put down by the hand that

@@ -1680,3 +1680,19 @@ def test_a_card_recorded_surely_is_renamed_when_its_own_votes_come_to_say_anothe
                                           "uncertain": True}]
     assert fixes[0]["data"]["t"] == pytest.approx(1.5)
     assert tr.view.plays == [("N", "9C")]
+
+
+def test_a_card_of_an_incomplete_trick_seen_only_as_an_unnamed_box_is_not_swept() -> None:
+    from vision.detections import UNNAMED
+
+    tr = started("W")  # S leads, then E, N, W
+    x, y = SPOT["S"]
+    # S's QH, read plainly 1 s, then only as a box read too weakly to name (a shadow on it);
+    # E's card is never seen; N's TH lands at 2.5 s.
+    weak = Detection(UNNAMED, 0.0, (x - 28.5, y - 44, x + 28.5, y + 44),
+                     (("QH", 0.45), ("KH", 0.35)))
+    events, _ = run(tr, lambda t: [det("QH", "S") if t < 1.0 else weak,
+                                   *([det("TH", "N")] if t >= 2.5 else [])], seconds=5.0)
+    # The trick lies there still: N's card is its third (E's unread), not the next one's lead.
+    assert "trick_gathered" not in kinds(events)
+    assert tr.view.plays == [("S", "QH"), ("E", None), ("N", "TH")]
