@@ -11,6 +11,7 @@ when it was seen, and the votes of every reading of its name.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from vision.detections import Detection, inside, iou
@@ -23,6 +24,8 @@ _SEATS = ("N", "E", "S", "W")
 ECHO_IOU = 0.5
 ECHO_INSIDE = 0.5
 ECHO_SHARE = 0.05
+# A second reading needs at least this share of a track's votes to be considered at all.
+MIN_SHARE = 0.1
 # A card whose last LATELY sightings since it came to rest all read one name reads that name at
 # least as clearly as the least of them (`CardTrack.best`). 3 and 4 gave the same figures on the
 # simulated sets; 4 is the safer.
@@ -164,3 +167,9 @@ def count_since(times: deque[float], since: float) -> int:
             break
         n += 1
     return n
+
+
+def track_of(tracks: Sequence[CardTrack], card: str) -> CardTrack | None:
+    """The track recorded (or gathered) as `card`, if any."""
+    return next((o for o in tracks if o.state in ("played", "gathered") and o.card == card),
+                None)

@@ -17,29 +17,16 @@ import statistics
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from vision.card_track import CardTrack
+from vision.card_track import MIN_SHARE, CardTrack, track_of
 from vision.deal_view import DealView
 from vision.detections import UNNAMED, Detection, iou
+from vision.swaps import SURE_SHARE, SURE_VOTES, breaks_no_more, favoured_over, given_up, swap_chain
 
 Event = dict[str, Any]
 _SEATS = ("N", "E", "S", "W")
 
-# A second reading needs at least this share of a track's votes to be considered at all.
-MIN_SHARE = 0.1
 CLEARER = 2.0  # of two other readings that would each explain a lead, the one this much likelier
 
-
-# An unread card deduced at the deal's end whose weak readings favour a card recorded elsewhere
-# this many times over the deduced one: that play may be the misread (`swap_chain`).
-SWAP_FAVOUR = 3.0
-SWAP_SHARE = 0.05  # ... a play may take another reading with this share of its votes
-SWAP_DEPTH = 3
-# ... or, when no such chain breaks no more rules, the play takes the deduced card without a
-# reading of it: when it was recorded with its name in doubt and the unread play's readings are
-# this share of votes for its card, SURE_VOTES at least (several frames): a deck holds one
-# card of each, and the surer reading wins (`given_up`).
-SURE_SHARE = 0.8
-SURE_VOTES = 5.0
 
 # An unread play of the trick on the table is named, in doubt, from its weak readings when the
 # card they favour most is not played yet and has EARLY_SHARE of the votes of the cards the rules
@@ -50,13 +37,9 @@ EARLY_VOTES = 2.0
 
 # A card recorded surely is judged again once, RECHECK_S after it came to rest: read while a hand
 # still lay on it, it may have been taken for another card, which its own votes since then say
-# (the other card with RECHECK_SHARE of them at least; `_recheck`).
+# (the other card with RECHECK_SHARE of them at least; `ReadingFixes._recheck_sure`).
 RECHECK_S = 1.5
 RECHECK_SHARE = 0.6
-
-
-def _track_of(tracks: Sequence[CardTrack], card: str) -> CardTrack | None:
-    return next((o for o in tracks if o.state in ("played", "gathered") and o.card == card), None)
 
 
 def card_seen_twice(view: DealView, tracks: Sequence[CardTrack], card: str,
@@ -66,7 +49,7 @@ def card_seen_twice(view: DealView, tracks: Sequence[CardTrack], card: str,
     another card, or it was read less surely than this one and its second reading, a card not
     played yet, was a real contender (`CardTrack.misread_as`) at least as strong as the new
     card's own other reading (`rival`, its share: then the new card is likelier the misread)."""
-    old = _track_of(tracks, card)
+    old = track_of(tracks, card)
     if old is None:
         return None
     best = old.misread_as(card, share_now, view.played)
@@ -74,50 +57,6 @@ def card_seen_twice(view: DealView, tracks: Sequence[CardTrack], card: str,
         return None
     index = next(i for i, (_seat, c) in enumerate(view.plays) if c == card)
     return index, best, old
-
-
-def swap_chain(view: DealView, tracks: Sequence[CardTrack], index: int, deduced: str,
-               favoured: str) -> list[tuple[int, str]] | None:
-    """Unread play `index` is deduced `deduced`, yet its weak readings favour `favoured`, a card
-    recorded at another play: that play may be the misread one. The renamings (play, card) that
-    give `index` the favoured card, the play that held it one of its own other readings, and so
-    on until one takes `deduced` (a card read QH, truly QD, leaves QD to an unread play whose
-    picture said QH); None when no such chain exists."""
-    where = {card: i for i, (_seat, card) in enumerate(view.plays) if card is not None}
-    chain, card = [(index, favoured)], favoured
-    for _ in range(SWAP_DEPTH):
-        track = _track_of(tracks, card)
-        if card not in where or track is None:
-            return None
-        others = [c for c, share in track.readings() if c != card and share >= SWAP_SHARE]
-        if deduced in others:
-            return [*chain, (where[card], deduced)]
-        taken = {c for _i, c in chain}
-        card_next = next((c for c in others if c in where and c not in taken), None)
-        if card_next is None:
-            return None
-        chain.append((where[card], card_next))
-        card = card_next
-    return None
-
-
-def given_up(view: DealView, tracks: Sequence[CardTrack], index: int, deduced: str,
-             favoured: str) -> list[tuple[int, str]] | None:
-    """The renamings that give unread play `index` the card `favoured` and the play that
-    recorded it in doubt (`CardTrack.name_doubted`) `deduced`; None when it was read surely."""
-    track = _track_of(tracks, favoured)
-    where = next((i for i, (_seat, card) in enumerate(view.plays) if card == favoured), None)
-    if track is None or where is None or not track.name_doubted:
-        return None
-    return [(index, favoured), (where, deduced)]
-
-
-def favoured_over(hints: Mapping[str, float], deduced: str) -> list[str]:
-    """The cards the weak readings of an unread play favour SWAP_FAVOUR times over `deduced`,
-    each with MIN_SHARE of their votes at least, the most favoured first."""
-    floor = max(SWAP_FAVOUR * hints.get(deduced, 0.0), MIN_SHARE * sum(hints.values()))
-    return [c for c, votes in sorted(hints.items(), key=lambda kv: -kv[1])
-            if c != deduced and votes > 0 and votes >= floor]
 
 
 def trick_won_by(view: DealView, tracks: Sequence[CardTrack],
@@ -141,21 +80,10 @@ def _other_readings(view: DealView, tracks: Sequence[CardTrack]
     start = 4 * view.gathered
     for index in range(max(start - 4, 0), start):
         card = view.plays[index][1]
-        track = None if card is None else _track_of(tracks, card)
+        track = None if card is None else track_of(tracks, card)
         for other, share in track.readings() if track is not None else ():
             if other != card and share >= MIN_SHARE and other not in view.played:
                 yield index, other, track
-
-
-def _breaks_no_more(view: DealView, filled: list[tuple[str, str | None]],
-                    chain: list[tuple[int, str]], before: int, most_favoured: bool) -> bool:
-    """Whether the plays `filled` renamed by `chain` break fewer rules than `before`, or as
-    many when the chain gives the unread play the card its readings favour most."""
-    swapped = list(filled)
-    for i, card in chain:
-        swapped[i] = (swapped[i][0], card)
-    after = view.rules_broken(swapped)
-    return after is not None and (after < before or (most_favoured and after == before))
 
 
 def leader_in_doubt(view: DealView, tracks: Sequence[CardTrack]) -> bool:
@@ -365,7 +293,7 @@ class ReadingFixes:
     def _read_again(self, d: Detection, zone: str) -> bool:
         """Whether `d` reads plainly a card recorded before: in a trick gathered, gone from the
         felt a while, or in this trick before another seat, lying elsewhere."""
-        track = _track_of(self.tracks, d.card)
+        track = track_of(self.tracks, d.card)
         if track is None:
             return False
         if track.state == "gathered":
@@ -414,7 +342,7 @@ class ReadingFixes:
         """The plays named from weak readings (`_name_early`) whose card has not been read
         plainly since nor corrected: play index -> card."""
         return {i: card for i, card in self._early.items()
-                if self.view.plays[i][1] == card and (track := _track_of(self.tracks, card))
+                if self.view.plays[i][1] == card and (track := track_of(self.tracks, card))
                 is not None and track.hinted}
 
     def _name_unread(self, out: list[Event]) -> None:
@@ -433,7 +361,7 @@ class ReadingFixes:
             if named.get(i, before) != before:
                 self._emit(out, "correction", {"play": i, "card": named[i], "before": before,
                                                "uncertain": True})
-                if (track := _track_of(self.tracks, before)) is not None:
+                if (track := track_of(self.tracks, before)) is not None:
                     track.card = named[i]
         # A card an early name keeps is no other play's (those stay unread).
         kept = {card for i, card in early.items() if named.get(i, card) == card}
@@ -476,14 +404,14 @@ class ReadingFixes:
             if votes >= SURE_VOTES and votes >= SURE_SHARE * total:
                 chains.append(given_up(view, self.tracks, index, deduced, card_favoured))
             chain = next((c for c in chains if c is not None
-                          and _breaks_no_more(view, filled, c, before, rank == 0)), None)
+                          and breaks_no_more(view, filled, c, before, rank == 0)), None)
             if chain is not None:
                 break
         else:
             return False
         for i, card in reversed(chain[1:]):  # (each card is free when it is written in)
             old = view.plays[i][1]
-            track = _track_of(self.tracks, old or "")
+            track = track_of(self.tracks, old or "")
             self._emit(out, "correction", {"play": i, "card": card, "before": old,
                                            "uncertain": True})
             if track is not None:

@@ -1096,7 +1096,7 @@ def test_a_box_left_by_the_sweep_before_a_seat_that_cannot_lead_is_not_the_next_
 def test_an_unread_card_whose_picture_reads_a_card_misread_elsewhere_takes_it(favour,
                                                                               outranked) -> None:
     from vision.detections import UNNAMED
-    from vision.reading_fixes import SWAP_FAVOUR
+    from vision.swaps import SWAP_FAVOUR
 
     tr, last = _seven_tricks_logged(2)
     assert last == [("E", "9H"), ("N", "KC"), ("W", "9S"), ("S", "TC")]

@@ -1,0 +1,82 @@
+"""The deal's end, when an unread card's readings say another play was the misread one.
+
+An unread play is deduced from the rest of the deal (`engine.deduce`), yet its weak readings (and
+its plain readings of a card recorded elsewhere) may clearly favour a card recorded at another
+play: that play may be the misread one. These functions find the renamings that would give the
+unread play that card (`swap_chain`, `given_up`) and judge them by the rules (`breaks_no_more`);
+`ReadingFixes._swap` writes them in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from vision.card_track import MIN_SHARE, CardTrack, track_of
+from vision.deal_view import DealView
+
+# An unread card deduced at the deal's end whose weak readings favour a card recorded elsewhere
+# this many times over the deduced one: that play may be the misread (`swap_chain`).
+SWAP_FAVOUR = 3.0
+SWAP_SHARE = 0.05  # ... a play may take another reading with this share of its votes
+SWAP_DEPTH = 3
+# ... or, when no such chain breaks no more rules, the play takes the deduced card without a
+# reading of it: when it was recorded with its name in doubt and the unread play's readings are
+# this share of votes for its card, SURE_VOTES at least (several frames): a deck holds one
+# card of each, and the surer reading wins (`given_up`).
+SURE_SHARE = 0.8
+SURE_VOTES = 5.0
+
+
+def swap_chain(view: DealView, tracks: Sequence[CardTrack], index: int, deduced: str,
+               favoured: str) -> list[tuple[int, str]] | None:
+    """Unread play `index` is deduced `deduced`, yet its weak readings favour `favoured`, a card
+    recorded at another play: that play may be the misread one. The renamings (play, card) that
+    give `index` the favoured card, the play that held it one of its own other readings, and so
+    on until one takes `deduced` (a card read QH, truly QD, leaves QD to an unread play whose
+    picture said QH); None when no such chain exists."""
+    where = {card: i for i, (_seat, card) in enumerate(view.plays) if card is not None}
+    chain, card = [(index, favoured)], favoured
+    for _ in range(SWAP_DEPTH):
+        track = track_of(tracks, card)
+        if card not in where or track is None:
+            return None
+        others = [c for c, share in track.readings() if c != card and share >= SWAP_SHARE]
+        if deduced in others:
+            return [*chain, (where[card], deduced)]
+        taken = {c for _i, c in chain}
+        card_next = next((c for c in others if c in where and c not in taken), None)
+        if card_next is None:
+            return None
+        chain.append((where[card], card_next))
+        card = card_next
+    return None
+
+
+def given_up(view: DealView, tracks: Sequence[CardTrack], index: int, deduced: str,
+             favoured: str) -> list[tuple[int, str]] | None:
+    """The renamings that give unread play `index` the card `favoured` and the play that
+    recorded it in doubt (`CardTrack.name_doubted`) `deduced`; None when it was read surely."""
+    track = track_of(tracks, favoured)
+    where = next((i for i, (_seat, card) in enumerate(view.plays) if card == favoured), None)
+    if track is None or where is None or not track.name_doubted:
+        return None
+    return [(index, favoured), (where, deduced)]
+
+
+def favoured_over(hints: Mapping[str, float], deduced: str) -> list[str]:
+    """The cards the weak readings of an unread play favour SWAP_FAVOUR times over `deduced`,
+    each with MIN_SHARE of their votes at least, the most favoured first."""
+    floor = max(SWAP_FAVOUR * hints.get(deduced, 0.0), MIN_SHARE * sum(hints.values()))
+    return [c for c, votes in sorted(hints.items(), key=lambda kv: -kv[1])
+            if c != deduced and votes > 0 and votes >= floor]
+
+
+def breaks_no_more(view: DealView, filled: list[tuple[str, str | None]],
+                    chain: list[tuple[int, str]], before: int, most_favoured: bool) -> bool:
+    """Whether the plays `filled` renamed by `chain` break fewer rules than `before`, or as
+    many when the chain gives the unread play the card its readings favour most."""
+    swapped = list(filled)
+    for i, card in chain:
+        swapped[i] = (swapped[i][0], card)
+    after = view.rules_broken(swapped)
+    return after is not None and (after < before or (most_favoured and after == before))
