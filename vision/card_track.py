@@ -10,8 +10,9 @@ when it was seen, and the votes of every reading of its name.
 
 from __future__ import annotations
 
+import statistics
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from vision.detections import Detection, inside, iou
@@ -84,8 +85,7 @@ class CardTrack:
         """Card names by vote share, best first (a restored play, never seen yet: its name)."""
         if not self.votes:
             return [(self.card or "", 1.0)]
-        total = sum(self.votes.values()) or 1.0
-        return sorted(((c, v / total) for c, v in self.votes.items()), key=lambda cv: -cv[1])
+        return by_share(self.votes)
 
     def best(self) -> tuple[str, float]:
         """Its best reading and how clearly it reads: its share of the votes, or, when its last
@@ -97,6 +97,12 @@ class CardTrack:
                                        for t, card, _c in last):
             share = max(share, min(c for _t, _card, c in last))
         return top, share
+
+    def read_surely(self, sure_conf: float) -> bool:
+        """Whether its best reading is clear (0.6 of its votes, `best`) and sure (its sightings
+        under that name average `sure_conf` at least)."""
+        top, share = self.best()
+        return share >= 0.6 and statistics.fmean(self.conf.get(top, [0.0])) >= sure_conf
 
     def misnamed_if_at(self, zone: str) -> bool:
         """Whether its name read plainly before another seat's place means this card was
@@ -173,3 +179,9 @@ def track_of(tracks: Sequence[CardTrack], card: str) -> CardTrack | None:
     """The track recorded (or gathered) as `card`, if any."""
     return next((o for o in tracks if o.state in ("played", "gathered") and o.card == card),
                 None)
+
+
+def by_share(votes: Mapping[str, float]) -> list[tuple[str, float]]:
+    """Card names by their share of `votes`, best first."""
+    total = sum(votes.values()) or 1.0
+    return sorted(((c, v / total) for c, v in votes.items()), key=lambda cv: -cv[1])

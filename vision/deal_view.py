@@ -203,6 +203,10 @@ class DealView:
     def played(self) -> set[str]:
         return {card for _seat, card in self.plays if card is not None}
 
+    def play_of(self, card: str | None) -> int | None:
+        """The index of the play recorded as `card`, if any."""
+        return next((i for i, (_seat, c) in enumerate(self.plays) if c == card), None)
+
     @property
     def unread(self) -> list[int]:
         """Indices of the plays seen but never read (their card is None)."""

@@ -13,11 +13,10 @@ with the naming of unread cards (from weak readings while they lie there, and at
 
 from __future__ import annotations
 
-import statistics
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from vision.card_track import MIN_SHARE, CardTrack, track_of
+from vision.card_track import MIN_SHARE, CardTrack, by_share, track_of
 from vision.deal_view import DealView
 from vision.detections import UNNAMED, Detection, iou
 from vision.swaps import SURE_SHARE, SURE_VOTES, breaks_no_more, favoured_over, given_up, swap_chain
@@ -55,7 +54,8 @@ def card_seen_twice(view: DealView, tracks: Sequence[CardTrack], card: str,
     best = old.misread_as(card, share_now, view.played)
     if best is None or dict(old.readings()).get(best, 0.0) < rival:
         return None
-    index = next(i for i, (_seat, c) in enumerate(view.plays) if c == card)
+    index = view.play_of(card)
+    assert index is not None  # (its track was recorded as `card`)
     return index, best, old
 
 
@@ -220,8 +220,7 @@ class ReadingFixes:
             if tr.rechecked or t - tr.doubt_settled - s.steady_s < s.max_wait:
                 continue
             tr.rechecked = True
-            index = next((i for i, (_seat, c) in enumerate(self.view.plays) if c == tr.card),
-                         None)
+            index = self.view.play_of(tr.card)
             if tr.state != "played" or tr.hinted or index is None:
                 continue
             card = self.view.choose_again(tr.readings(), index)
@@ -229,8 +228,7 @@ class ReadingFixes:
                 self._emit(out, "correction", {"play": index, "card": card, "before": tr.card})
                 tr.card = card
             elif card == tr.card and tr.zone in _SEATS and tr.best()[0] == card \
-                    and tr.best()[1] >= 0.6 \
-                    and statistics.fmean(tr.conf.get(card, [0.0])) >= s.sure_conf:
+                    and tr.read_surely(s.sure_conf):
                 # (its own best reading, clear and sure, where its seat put it down)
                 self._emit(out, "correction", {"play": index, "card": card, "before": card,
                                                "uncertain": False})
@@ -244,7 +242,7 @@ class ReadingFixes:
         tr.rechecked = True
         readings = self._with_hints(tr)  # (as its name was chosen, were it an unread play's)
         top, share = readings[0]
-        index = next((i for i, (_seat, c) in enumerate(self.view.plays) if c == tr.card), None)
+        index = self.view.play_of(tr.card)
         if top == tr.card or share < RECHECK_SHARE or index is None \
                 or self.view.choose_again(readings, index) != top:
             return
@@ -261,16 +259,12 @@ class ReadingFixes:
         hints = self._hints.get((self.view.gathered, tr.zone))
         if not hints or tr.zone not in _SEATS:
             return readings
-        top, share = tr.best()
-        if share >= 0.6 and statistics.fmean(tr.conf.get(top, [0.0])) >= self.settings.sure_conf:
-            return readings
-        if sum(hints.values()) <= sum(tr.votes.values()):
+        if tr.read_surely(self.settings.sure_conf) or sum(hints.values()) <= sum(tr.votes.values()):
             return readings
         votes = dict(tr.votes)
         for card, v in hints.items():
             votes[card] = votes.get(card, 0.0) + v
-        total = sum(votes.values())
-        return sorted(((c, v / total) for c, v in votes.items()), key=lambda cv: -cv[1])
+        return by_share(votes)
 
     def _note_hints(self, zoned: Sequence[tuple[Detection, str]]) -> None:
         """Weak readings (unnamed boxes with readings) in front of a seat count for its card in

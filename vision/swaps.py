@@ -57,7 +57,7 @@ def given_up(view: DealView, tracks: Sequence[CardTrack], index: int, deduced: s
     """The renamings that give unread play `index` the card `favoured` and the play that
     recorded it in doubt (`CardTrack.name_doubted`) `deduced`; None when it was read surely."""
     track = track_of(tracks, favoured)
-    where = next((i for i, (_seat, card) in enumerate(view.plays) if card == favoured), None)
+    where = view.play_of(favoured)
     if track is None or where is None or not track.name_doubted:
         return None
     return [(index, favoured), (where, deduced)]
