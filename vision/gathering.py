@@ -201,7 +201,7 @@ class Gathering:
             return
         last = upto == len(left) - 1
         waited = min(t - tr.settled_since for tr in held) - s.steady_s
-        came = seats_in_turn(view, held)  # (None unless put down in turn from the first)
+        came = seats_in_turn(view, held, self._glimpsed)  # (None unless put down in turn)
         if not trick and t - max(tr.first_seen for tr in held) < DOUBT_WAIT \
                 and came is not None and came[0] != leader \
                 and self._glimpsed.get(gaps[0], t) > min(tr.first_seen for tr in held) \

@@ -1696,3 +1696,35 @@ def test_a_card_of_an_incomplete_trick_seen_only_as_an_unnamed_box_is_not_swept(
     # The trick lies there still: N's card is its third (E's unread), not the next one's lead.
     assert "trick_gathered" not in kinds(events)
     assert tr.view.plays == [("S", "QH"), ("E", None), ("N", "TH")]
+
+
+@pytest.mark.parametrize("share", [0.07, 0.03])
+def test_a_faint_other_reading_of_the_trick_before_waits_for_the_missing_leader(share) -> None:
+    # Set 2040 deal 2: N's 9D read 7D (9D 8% of its votes), so E seemed to win trick 0. N led
+    # trick 1, W's card was glimpsed before S's landed but tracked anew after it, and E played
+    # last, 5 s after N: E's card filled an unread lead, 4 plays shifted.
+    tr = started("E", {"taker": "N", "bid": 80, "trump": "S"})  # N leads, then W, S, E
+    misread = det("QH", "N", 0.9, alts=(("QD", 0.9 * share / (1 - share)),))
+    _, t = _one_by_one(tr, [("W", "KD"), ("S", "8D"), ("E", "9D")], t=run(
+        tr, lambda t: [misread], seconds=0.8)[1])
+    _, t = run(tr, lambda t: [misread, *_trick({"W": "KD", "S": "8D", "E": "9D"})(t)], t0=t)
+    _, t = run(tr, lambda t: [], t0=t, seconds=1.0)  # swept
+    assert tr.view.plays[0] == ("N", "QH") and tr.view.leaders() == {"N"}  # (as QD: W won)
+    events, t = _one_by_one(tr, [("W", "7C")], t=t)
+    ev, t = run(tr, lambda t: [det("7C", "W"), det("KC", "S", 0.5)], t0=t, seconds=0.2)
+    events += ev  # S's card glimpsed, read KC, then under a hand while E's lands
+    ev, t = run(tr, _trick({"W": "7C", "E": "9C"}), t0=t, seconds=1.0)
+    events += ev
+    lying = _trick({"W": "7C", "S": "8C", "E": "9C"})
+    ev, t = run(tr, lying, t0=t, seconds=2.0)  # S's card read plainly: a new track
+    events += ev
+    ev, t = run(tr, _trick({"W": "7C", "S": "8C", "E": "9C", "N": "TC"}), t0=t, seconds=1.0)
+    events += ev
+    fixes = [fixed(e) for e in events if e["type"] == "correction"]
+    if share >= 0.05:  # nothing ever lay before N: the trick before may have had another winner
+        assert fixes[0] == {"play": 0, "card": "QD", "before": "QH"}
+        assert tr.view.plays[4:] == [("W", "7C"), ("S", "8C"), ("E", "9C"), ("N", "TC")]
+    else:  # no reading says another seat won: N's lead was never seen, and shows last
+        assert {"play": 4, "card": "TC", "before": None} in fixes
+        assert all(f["play"] >= 4 for f in fixes)
+        assert tr.view.plays[4:] == [("N", "TC"), ("W", "7C"), ("S", "8C"), ("E", "9C")]
