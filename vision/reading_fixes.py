@@ -19,7 +19,15 @@ from typing import TYPE_CHECKING, Any
 from vision.card_track import CardTrack, by_share, track_of
 from vision.deal_view import DealView
 from vision.detections import UNNAMED, Detection, iou
-from vision.swaps import SURE_SHARE, SURE_VOTES, breaks_no_more, favoured_over, given_up, swap_chain
+from vision.swaps import (
+    SURE_SHARE,
+    SURE_VOTES,
+    breaks_no_more,
+    dealt_otherwise,
+    favoured_over,
+    given_up,
+    swap_chain,
+)
 
 Event = dict[str, Any]
 _SEATS = ("N", "E", "S", "W")
@@ -351,13 +359,19 @@ class ReadingFixes:
         """The deal is over: each unread card the rest of the deal proves is written in as a
         correction, marked deduced (the referee sees which ones). When the rules leave several
         ways, the one the weak readings where those cards lay favour is written in, uncertain,
-        with those readings' shares as alternatives. Either may give way to the card its own
-        weak readings clearly favour, recorded at another play that was misread (`_swap`)."""
+        with those readings' shares as alternatives; so is the way they favour clearly over
+        the rules' one when it breaks one rule more at most (`dealt_otherwise`). Either may give
+        way to the card its own weak readings clearly favour, recorded at another play that was
+        misread (`_swap`)."""
         view = self.view
         early = self._provisional()
         hints = {i: self._hints[(i // 4, seat)] for i, (seat, card) in enumerate(view.plays)
                  if (card is None or i in early) and (i // 4, seat) in self._hints}
         proven, hinted = view.deduced(hints, reopen=early)
+        if (otherwise := dealt_otherwise(view, proven, hints)) is not None:
+            proven = [(i, card) for i, card in proven if i not in otherwise]
+            hinted += [(i, card, {c: round(v, 3) for c, v in by_share(hints[i])})
+                       for i, card in otherwise.items()]
         named = dict(proven) | {i: card for i, card, _shares in hinted}
         for i, before in early.items():  # named in doubt from weak readings: judged again
             if named.get(i, before) != before:

@@ -4,15 +4,17 @@ An unread play is deduced from the rest of the deal (`engine.deduce`), yet its w
 its plain readings of a card recorded elsewhere) may clearly favour a card recorded at another
 play: that play may be the misread one. These functions find the renamings that would give the
 unread play that card (`swap_chain`, `given_up`) and judge them by the rules (`breaks_no_more`);
-`ReadingFixes._swap` writes them in.
+`ReadingFixes._swap` writes them in. Likewise the rules may deal the unread cards out among the
+unread plays one way while their weak readings clearly say another (`dealt_otherwise`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import permutations
 
 from vision.card_track import MIN_SHARE, CardTrack, track_of
-from vision.deal_view import DealView
+from vision.deal_view import HINT_MARGIN, DealView
 
 # An unread card deduced at the deal's end whose weak readings favour a card recorded elsewhere
 # this many times over the deduced one: that play may be the misread (`swap_chain`).
@@ -25,6 +27,11 @@ SWAP_DEPTH = 3
 # card of each, and the surer reading wins (`given_up`).
 SURE_SHARE = 0.8
 SURE_VOTES = 5.0
+# The unread cards the rules deal out one way go the way the weak readings where they lay favour
+# by this many votes (several frames each) when it breaks one rule more at most: the rules
+# prefer the story where nobody broke one, and a revoke proven by a later unread card would be
+# explained away against what the camera saw (`dealt_otherwise`).
+OTHERWISE_VOTES = 3.0
 
 
 def swap_chain(view: DealView, tracks: Sequence[CardTrack], index: int, deduced: str,
@@ -80,3 +87,33 @@ def breaks_no_more(view: DealView, filled: list[tuple[str, str | None]],
         swapped[i] = (swapped[i][0], card)
     after = view.rules_broken(swapped)
     return after is not None and (after < before or (most_favoured and after == before))
+
+
+def dealt_otherwise(view: DealView, proven: Sequence[tuple[int, str]],
+                    hints: Mapping[int, Mapping[str, float]]) -> dict[int, str] | None:
+    """The unread plays `proven` (index, card) by the rules, their cards dealt out another way
+    among the plays with weak readings (`hints`: index -> {card: votes}), when those readings
+    favour it by OTHERWISE_VOTES over the rules' way (and by HINT_MARGIN over any other way)
+    and it breaks one rule more at most: {index: card} for the plays that change, else None."""
+    where = [i for i, _card in proven if i in hints]
+    if len(where) < 2:
+        return None
+    cards = tuple(card for i, card in proven if i in hints)
+
+    def votes(dealt: tuple[str, ...]) -> float:
+        return sum(hints[i].get(card, 0.0) for i, card in zip(where, dealt, strict=True))
+
+    ranked = sorted(permutations(cards), key=votes, reverse=True)
+    best = ranked[0]
+    if best == cards or votes(best) < votes(cards) + OTHERWISE_VOTES \
+            or votes(best) - votes(ranked[1]) < HINT_MARGIN:
+        return None
+    filled = dict(proven)
+    plays = [(seat, filled.get(i, card)) for i, (seat, card) in enumerate(view.plays)]
+    before = view.rules_broken(plays)
+    for i, card in zip(where, best, strict=True):
+        plays[i] = (plays[i][0], card)
+    after = view.rules_broken(plays)
+    if before is None or after is None or after > before + 1:
+        return None
+    return {i: card for i, card, old in zip(where, best, cards, strict=True) if card != old}
