@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from vision.card_track import CardTrack
 from vision.deal_view import DealView
 from vision.geometry import TRICK
-from vision.reading_fixes import leader_in_doubt, seats_in_turn
+from vision.leads import leader_in_doubt, seats_in_turn
 
 Event = dict[str, Any]
 _SEATS = ("N", "E", "S", "W")

@@ -1,0 +1,82 @@
+"""Who led the trick on the table: the last trick's readings against the order of the next cards.
+
+The seats that may lead come from the readings of the trick gathered before (`DealView.leaders`).
+A misread card there names the wrong winner; the next cards then come in an order that says
+another seat led. These functions weigh the two: whether another reading of a card of the last
+trick would let another seat lead (`leader_in_doubt`), the one that makes a given seat the
+winner (`trick_won_by`), and the order the cards came in (`seats_in_turn`, `in_turn_from`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from vision.card_track import CardTrack, track_of
+from vision.deal_view import DealView
+
+CLEARER = 2.0  # of two other readings that would each explain a lead, the one this much likelier
+# Another reading of a card of the last trick, with this share of its votes at least, that would
+# make another seat its winner leaves the next lead in doubt, which the order of the next cards
+# may settle (`leader_in_doubt`, `trick_won_by`). (Set 2040: a 9 read as a 7 kept 8% of its
+# votes for the 9; at 10% the 9 was ignored and four plays shifted.)
+FAINT_SHARE = 0.05
+
+
+def trick_won_by(view: DealView, tracks: Sequence[CardTrack],
+                 seat: str) -> tuple[int, str, CardTrack] | None:
+    """The one other reading of one card of the last trick gathered (a card not played
+    elsewhere, with FAINT_SHARE of its votes) that lets `seat` lead now: (play, card, track), or
+    None when there is none. When several do, the one with CLEARER times the votes' share of
+    any other; else None (nothing then says which)."""
+    found = sorted(((dict(track.readings())[other], index, other, track)
+                    for index, other, track in _other_readings(view, tracks)
+                    if seat in (view.leaders_if(index, other) or ())), key=lambda f: -f[0])
+    if not found or (len(found) > 1 and found[0][0] < CLEARER * found[1][0]):
+        return None
+    return found[0][1:]
+
+
+def _other_readings(view: DealView, tracks: Sequence[CardTrack]
+                    ) -> Iterator[tuple[int, str, CardTrack]]:
+    """(play, card, track): each other reading of a card of the last trick gathered, a card not
+    played elsewhere with FAINT_SHARE of its track's votes."""
+    start = 4 * view.gathered
+    for index in range(max(start - 4, 0), start):
+        card = view.plays[index][1]
+        track = None if card is None else track_of(tracks, card)
+        for other, share in track.readings() if track is not None else ():
+            if other != card and share >= FAINT_SHARE and other not in view.played:
+                yield index, other, track
+
+
+def leader_in_doubt(view: DealView, tracks: Sequence[CardTrack]) -> bool:
+    """Whether another reading of a card of the last trick gathered (a card not played
+    elsewhere, with FAINT_SHARE of its votes) would let another seat lead now."""
+    now = view.leaders()
+    return any(view.leaders_if(index, other) != now
+               for index, other, _track in _other_readings(view, tracks))
+
+
+def seats_in_turn(view: DealView, lying: Sequence[CardTrack],
+                  glimpsed: dict[str, float] | None = None) -> list[str] | None:
+    """The seats of the cards lying, in the order they came (or something was first seen in
+    their places, `glimpsed`), when that is the seats' turn from the first of them; else None."""
+    glimpsed = glimpsed or {}
+    seats = [o.zone for o in sorted(lying, key=lambda o: min(o.first_seen,
+                                                             glimpsed.get(o.zone, o.first_seen)))]
+    return seats if seats and seats == view.order_from(seats[0])[:len(seats)] else None
+
+
+def in_turn_from(view: DealView, lying: Sequence[CardTrack], seat: str,
+                  leaders: set[str]) -> bool:
+    """Whether the cards lying (held) came from `seat` and the seats after it, in turn, two or
+    more of them, while every seat that may lead would leave two or more seats before them
+    unread: the order of the cards says `seat` led, not the last trick's readings."""
+    seats = seats_in_turn(view, lying)
+    if seats is None or len(seats) < 2 or seats[0] != seat:
+        return False
+    for leader in leaders:
+        order = view.order_from(leader)
+        if max(order.index(z) for z in seats) + 1 - len(seats) < 2:
+            return False  # that leader explains them with one card unread at most
+    return True
