@@ -68,7 +68,7 @@ def seats_in_turn(view: DealView, lying: Sequence[CardTrack],
 
 
 def in_turn_from(view: DealView, lying: Sequence[CardTrack], seat: str,
-                  leaders: set[str]) -> bool:
+                 leaders: set[str]) -> bool:
     """Whether the cards lying (held) came from `seat` and the seats after it, in turn, two or
     more of them, while every seat that may lead would leave two or more seats before them
     unread: the order of the cards says `seat` led, not the last trick's readings."""

@@ -65,9 +65,6 @@ def card_seen_twice(view: DealView, tracks: Sequence[CardTrack], card: str,
     return index, best, old
 
 
-
-
-
 class ReadingFixes:
     """The tracker's corrections of what it recorded earlier (mixed into `TableTracker`)."""
 
