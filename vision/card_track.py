@@ -25,8 +25,6 @@ _SEATS = ("N", "E", "S", "W")
 ECHO_IOU = 0.5
 ECHO_INSIDE = 0.5
 ECHO_SHARE = 0.05
-# A second reading needs at least this share of a track's votes to be considered at all.
-MIN_SHARE = 0.1
 # A card whose last LATELY sightings since it came to rest all read one name reads that name at
 # least as clearly as the least of them (`CardTrack.best`). 3 and 4 gave the same figures on the
 # simulated sets; 4 is the safer.

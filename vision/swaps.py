@@ -13,12 +13,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from itertools import permutations
 
-from vision.card_track import MIN_SHARE, CardTrack, track_of
+from vision.card_track import CardTrack, track_of
 from vision.deal_view import HINT_MARGIN, DealView
 
 # An unread card deduced at the deal's end whose weak readings favour a card recorded elsewhere
 # this many times over the deduced one: that play may be the misread (`swap_chain`).
 SWAP_FAVOUR = 3.0
+FAVOURED_SHARE = 0.1  # ... and with this share of those readings' votes at least
 SWAP_SHARE = 0.05  # ... a play may take another reading with this share of its votes
 SWAP_DEPTH = 3
 # ... or, when no such chain breaks no more rules, the play takes the deduced card without a
@@ -72,8 +73,8 @@ def given_up(view: DealView, tracks: Sequence[CardTrack], index: int, deduced: s
 
 def favoured_over(hints: Mapping[str, float], deduced: str) -> list[str]:
     """The cards the weak readings of an unread play favour SWAP_FAVOUR times over `deduced`,
-    each with MIN_SHARE of their votes at least, the most favoured first."""
-    floor = max(SWAP_FAVOUR * hints.get(deduced, 0.0), MIN_SHARE * sum(hints.values()))
+    each with FAVOURED_SHARE of their votes at least, the most favoured first."""
+    floor = max(SWAP_FAVOUR * hints.get(deduced, 0.0), FAVOURED_SHARE * sum(hints.values()))
     return [c for c, votes in sorted(hints.items(), key=lambda kv: -kv[1])
             if c != deduced and votes > 0 and votes >= floor]
 

@@ -1686,11 +1686,9 @@ def test_a_card_of_an_incomplete_trick_seen_only_as_an_unnamed_box_is_not_swept(
     from vision.detections import UNNAMED
 
     tr = started("W")  # S leads, then E, N, W
-    x, y = SPOT["S"]
     # S's QH, read plainly 1 s, then only as a box read too weakly to name (a shadow on it);
     # E's card is never seen; N's TH lands at 2.5 s.
-    weak = Detection(UNNAMED, 0.0, (x - 28.5, y - 44, x + 28.5, y + 44),
-                     (("QH", 0.45), ("KH", 0.35)))
+    weak = det(UNNAMED, "S", 0.0, (("QH", 0.45), ("KH", 0.35)))
     events, _ = run(tr, lambda t: [det("QH", "S") if t < 1.0 else weak,
                                    *([det("TH", "N")] if t >= 2.5 else [])], seconds=5.0)
     # The trick lies there still: N's card is its third (E's unread), not the next one's lead.
@@ -1740,12 +1738,8 @@ def test_weak_readings_outweigh_a_deduction_that_explains_a_revoke_away(seconds:
     assert last == [("E", "QD"), ("N", "9H"), ("W", "9S"), ("S", "TC")]
     # Truly W put down TC and S 9S (W kept TC when clubs were led at play 27: a revoke). Both
     # are read too weakly to name, frame after frame, each as its own card.
-    def weak(seat: str, card: str, other: str) -> Detection:
-        x, y = SPOT[seat]
-        return Detection(UNNAMED, 0.0, (x - 28.5, y - 44, x + 28.5, y + 44),
-                         ((card, 0.4), (other, 0.1)))
-
-    both = [weak("W", "TC", "9S"), weak("S", "9S", "TC")]
+    both = [det(UNNAMED, "W", 0.0, (("TC", 0.4), ("9S", 0.1))),
+            det(UNNAMED, "S", 0.0, (("9S", 0.4), ("TC", 0.1)))]
     lying = _trick(dict(last[:2]))
     events, t = run(tr, lambda t: [*lying(t), *both], seconds=seconds)
     ev, t = run(tr, lying, t0=t, seconds=2.0 - seconds)
