@@ -165,10 +165,10 @@ class DealView:
         return None if self._leaders is None else set(self._leaders)
 
     def leaders_if(self, index: int, card: str) -> set[str] | None:
-        """The seats that may lead the trick on the table had gathered play `index` been
+        """The seats that may lead the trick after gathered play `index`'s had that play been
         `card` (None when any may, or the engine cannot say)."""
-        start = 4 * self.gathered
-        if self.contract is None or self.rules is None or not 0 <= index < start:
+        start = 4 * (index // 4 + 1)
+        if self.contract is None or self.rules is None or not 0 <= index < 4 * self.gathered:
             return None
         plays = list(self.plays[:start])
         plays[index] = (plays[index][0], card)

@@ -4,7 +4,8 @@ The seats that may lead come from the readings of the trick gathered before (`De
 A misread card there names the wrong winner; the next cards then come in an order that says
 another seat led. These functions weigh the two: whether another reading of a card of the last
 trick would let another seat lead (`leader_in_doubt`), the one that makes a given seat the
-winner (`trick_won_by`), and the order the cards came in (`seats_in_turn`, `in_turn_from`).
+winner (`trick_won_by`), whether a correction keeps the next trick's lead (`next_lead_fits`),
+and the order the cards came in (`seats_in_turn`, `in_turn_from`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from collections.abc import Iterator, Sequence
 from vision.card_track import CardTrack, track_of
 from vision.deal_view import DealView
 
-CLEARER = 2.0  # of two other readings that would each explain a lead, the one this much likelier
 # Another reading of a card of the last trick, with this share of its votes at least, that would
 # make another seat its winner leaves the next lead in doubt, which the order of the next cards
 # may settle (`leader_in_doubt`, `trick_won_by`). (Set 2040: a 9 read as a 7 kept 8% of its
@@ -24,14 +24,16 @@ FAINT_SHARE = 0.05
 
 def trick_won_by(view: DealView, tracks: Sequence[CardTrack],
                  seat: str) -> tuple[int, str, CardTrack] | None:
-    """The one other reading of one card of the last trick gathered (a card not played
+    """The likeliest other reading of a card of the last trick gathered (a card not played
     elsewhere, with FAINT_SHARE of its votes) that lets `seat` lead now: (play, card, track), or
-    None when there is none. When several do, the one with CLEARER times the votes' share of
-    any other; else None (nothing then says which)."""
+    None when there is none or two tie. When several would, the seats' order is worth more
+    than which card was misread (a later sighting of either may still correct it: set 2045,
+    readings of 0.36 and 0.32 each made the same seat the winner; taking neither shifted four
+    plays out of turn)."""
     found = sorted(((dict(track.readings())[other], index, other, track)
                     for index, other, track in _other_readings(view, tracks)
                     if seat in (view.leaders_if(index, other) or ())), key=lambda f: -f[0])
-    if not found or (len(found) > 1 and found[0][0] < CLEARER * found[1][0]):
+    if not found or (len(found) > 1 and found[0][0] == found[1][0]):
         return None
     return found[0][1:]
 
@@ -47,6 +49,16 @@ def _other_readings(view: DealView, tracks: Sequence[CardTrack]
         for other, share in track.readings() if track is not None else ():
             if other != card and share >= FAINT_SHARE and other not in view.played:
                 yield index, other, track
+
+
+def next_lead_fits(view: DealView, index: int, card: str) -> bool:
+    """Whether gathered play `index` being `card` lets the seat of the next trick's first card
+    lead it (True while that card is not read, or when the engine cannot say)."""
+    start = 4 * (index // 4 + 1)
+    if len(view.plays) <= start or view.plays[start][1] is None:
+        return True
+    found = view.leaders_if(index, card)
+    return found is None or view.plays[start][0] in found
 
 
 def leader_in_doubt(view: DealView, tracks: Sequence[CardTrack]) -> bool:

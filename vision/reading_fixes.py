@@ -5,8 +5,8 @@ Two kinds, both decided here and written by the tracker as `correction` events (
   is wrong (`card_seen_twice`);
 - a trick the next one says was won by another seat: the first card of the new trick lies in
   front of a seat that cannot lead by the readings of the last trick, while a seat that could put
-  its card down after it; when exactly one other reading of one card of the last trick makes the
-  first seat the winner, that reading is the right one (`vision.leads.trick_won_by`).
+  its card down after it; the likeliest other reading of a card of the last trick that makes the
+  first seat the winner is taken (`vision.leads.trick_won_by`).
 `ReadingFixes` is the part of the tracker that asks these questions and writes the corrections,
 with the naming of unread cards (from weak readings while they lie there, and at the deal's end).
 """
@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from vision.card_track import CardTrack, by_share, track_of
 from vision.deal_view import DealView
 from vision.detections import UNNAMED, Detection, iou
-from vision.leads import in_turn_from, seats_in_turn, trick_won_by
+from vision.leads import in_turn_from, next_lead_fits, seats_in_turn, trick_won_by
 from vision.swaps import (
     SURE_SHARE,
     SURE_VOTES,
@@ -53,7 +53,9 @@ def card_seen_twice(view: DealView, tracks: Sequence[CardTrack], card: str,
     earlier play, its right card and its track, when its own picture has since come to read as
     another card, or it was read less surely than this one and its second reading, a card not
     played yet, was a real contender (`CardTrack.misread_as`) at least as strong as the new
-    card's own other reading (`rival`, its share: then the new card is likelier the misread)."""
+    card's own other reading (`rival`, its share: then the new card is likelier the misread).
+    Not when the earlier play's trick is gone and that reading would have let another seat win
+    it than the one whose card, read, led the next (`next_lead_fits`)."""
     old = track_of(tracks, card)
     if old is None:
         return None
@@ -62,6 +64,9 @@ def card_seen_twice(view: DealView, tracks: Sequence[CardTrack], card: str,
         return None
     index = view.play_of(card)
     assert index is not None  # (its track was recorded as `card`)
+    if index < 4 * view.gathered and next_lead_fits(view, index, card) \
+            and not next_lead_fits(view, index, best):
+        return None  # the next trick's first card, read, says its trick was won as recorded
     return index, best, old
 
 
