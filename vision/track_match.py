@@ -63,7 +63,7 @@ def match_tracks(tracks: Sequence[CardTrack], seen: Sequence[tuple[Detection, st
     for i, (d, z) in enumerate(seen):
         if i in used_d:
             continue
-        moved = moved_play(tracks, d, z, t, s.steady_s)
+        moved = moved_play(tracks, d, z, t, s.steady_s, s.sure_conf)
         if moved is not None:  # a played card nudged out of reach, or back after a restart
             used_t.add(id(moved))
             moved.anchor = d.center
@@ -76,13 +76,18 @@ def match_tracks(tracks: Sequence[CardTrack], seen: Sequence[tuple[Detection, st
 
 
 def moved_play(tracks: Sequence[CardTrack], d: Detection, zone: str, t: float,
-               steady_s: float) -> CardTrack | None:
-    """The played card `d` names, if it has left its place (unseen there for `steady_s`): one
-    misread frame elsewhere must not drag a card that is merely hidden for an instant. (A card
+               steady_s: float, sure_conf: float) -> CardTrack | None:
+    """The played card `d` names, if it has left its place (nothing seen there for `steady_s`,
+    not even a box unnamed, `CardTrack.lies_under`): one misread frame elsewhere must not drag
+    a card that is merely hidden for an instant, or read only weakly where it lies; nor one
+    frame read less than surely (`sure_conf`): the next lead, under the hand that puts it down,
+    read as a card swept with the trick before, is not that card moved there. (A card
     named only from weak readings, or recorded with its name in doubt, read plainly before
     another seat was misnamed: it has not moved; `CardTrack.misnamed_if_at`.)"""
+    if d.confidence < sure_conf:
+        return None
     for tr in tracks:
-        if tr.state == "played" and tr.card == d.card and t - tr.last_seen >= steady_s \
+        if tr.state == "played" and tr.card == d.card and t - tr.present >= steady_s \
                 and not tr.hinted and not tr.misnamed_if_at(zone):
             return tr
     return None

@@ -301,9 +301,10 @@ class TableTracker(Gathering, ReadingFixes, TurnOrder):
         on_table = {o.card: o for o in self.tracks if o.state == "played"}
         if top in on_table:
             old = on_table[top]
-            # (one named from weak readings cannot have moved: read elsewhere, it was misnamed;
-            # one recorded with its name in doubt, read before another seat, likewise)
-            if old.last_seen < t and old.readings()[0][0] == top \
+            # (not while a box, even unnamed, lay in its place as this one came; one named from
+            # weak readings cannot have moved: read elsewhere, it was misnamed; one recorded
+            # with its name in doubt, read before another seat, likewise)
+            if old.present < tr.first_seen and old.readings()[0][0] == top \
                     and not (old.hinted and old.zone != tr.zone) \
                     and not old.misnamed_if_at(tr.zone):
                 named = [i for i, c in self._provisional().items() if c == top]

@@ -1786,3 +1786,41 @@ def test_a_card_seen_twice_keeps_the_reading_by_which_the_next_trick_was_led() -
     events = ev + ev2 + ev3
     assert "correction" not in kinds(events) and plays(events)[0] == ("N", None)
     assert tr.view.plays[0] == ("N", "JC")
+
+
+def test_a_card_read_once_is_not_taken_as_moved_while_a_box_still_lies_in_its_place() -> None:
+    from vision.detections import UNNAMED
+
+    tr = _dealt_by_referee("E")  # N leads, then W, S, E
+    x, y = SPOT["N"]
+    weak = Detection(UNNAMED, 0.0, (x - 28.5, y - 44, x + 28.5, y + 44),
+                     (("9D", 0.33), ("TD", 0.2), ("8D", 0.14)))
+    # N's 9D is read only weakly: an unread play once W's 7D lands.
+    events, t = run(tr, lambda t: [weak], seconds=1.0)
+    ev, t = run(tr, lambda t: [weak, det("7D", "W")], t0=t, seconds=1.5)
+    events += ev
+    assert plays(events) == [("N", None), ("W", "7D")]
+    # For three frames it reads TD (9D its second reading): the unread play is filled with TD.
+    read = det("TD", "N", 0.6, [("9D", 0.15), ("7D", 0.12)])
+    _, t = run(tr, lambda t: [read, det("7D", "W")], t0=t, seconds=0.3)
+    _, t = run(tr, lambda t: [weak, det("7D", "W")], t0=t, seconds=1.0)
+    assert tr.view.plays == [("N", "TD"), ("W", "7D")]
+    # S's TD lands, read clearly, while N's box still lies where it lay: N's card has not moved
+    # there, it was misread; it takes its second reading.
+    ev, t = run(tr, lambda t: [weak, det("7D", "W"), det("TD", "S")], t0=t, seconds=2.5)
+    assert fixed(ev[0]) == {"play": 0, "card": "9D", "before": "TD"}
+    assert tr.view.plays == [("N", "9D"), ("W", "7D"), ("S", "TD")]
+
+
+def test_a_weak_first_reading_of_the_next_lead_does_not_drag_a_swept_card_there() -> None:
+    tr = started("E", {"taker": "N", "bid": 80, "trump": "S"})  # N leads, then W, S, E
+    events, t = _one_by_one(tr, [("N", "7S"), ("W", "QS"), ("S", "JC")])
+    ev, t = run(tr, lambda t: [], t0=t, seconds=2.0)  # E's card never read; the trick swept
+    events += ev
+    # W leads its JS: its first frame, under the hand, reads JC (S's card, swept) weakly.
+    lead = lambda t, t0=t: [det("JC" if t - t0 < 0.05 else "JS", "W",  # noqa: E731
+                                0.52 if t - t0 < 0.05 else 0.9)]
+    ev, t = run(tr, lead, t0=t, seconds=1.0)
+    events += ev
+    assert plays(events) == [("N", "7S"), ("W", "QS"), ("S", "JC"), ("E", None), ("W", "JS")]
+    assert "trick_gathered" in kinds(events)
