@@ -170,7 +170,7 @@ class TableTracker(Gathering, ReadingFixes, TurnOrder):
         self._frames.append(t)
         for tr in self.tracks:  # restored plays count as just seen
             if tr.last_seen != tr.last_seen:
-                tr.last_seen = t
+                tr.last_seen = tr.present = t
         zoned = [(d, self._zone(d)) for d in detections]
         seen = [(d, z) for d, z in zoned if d.confidence >= s.min_conf and z != OUTSIDE]
         self._note_hints(zoned)
