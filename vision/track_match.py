@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from vision.card_track import CardTrack
-from vision.detections import Detection
+from vision.card_track import ECHO_IOU, CardTrack
+from vision.detections import Detection, iou
 
 
 def match_tracks(tracks: Sequence[CardTrack], seen: Sequence[tuple[Detection, str]], t: float,
@@ -45,7 +45,8 @@ def match_tracks(tracks: Sequence[CardTrack], seen: Sequence[tuple[Detection, st
             tx, ty = tr.center
             dist = ((cx - tx) ** 2 + (cy - ty) ** 2) ** 0.5
             if tr.state == "played" and d.card != tr.card and d.card not in tr.votes \
-                    and d.confidence >= s.sure_conf and (trick_full or dist > s.settle * tr.size) \
+                    and d.confidence >= s.sure_conf and (trick_full or (
+                        dist > s.settle * tr.size and iou(d.box, tr.box) < ECHO_IOU)) \
                     and tr.card not in {c for c, _ in d.alternatives}:
                 continue  # a confident new name a little aside: another card put down
             if dist <= s.match * max(size, tr.size):
