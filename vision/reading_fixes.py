@@ -27,6 +27,7 @@ from vision.swaps import (
     dealt_otherwise,
     favoured_over,
     given_up,
+    outweighs,
     swap_chain,
 )
 
@@ -337,8 +338,9 @@ class ReadingFixes:
     def _swap(self, index: int, deduced: str, hints: Mapping[str, float],
               named: dict[int, str], out: list[Event]) -> bool:
         """Name unread play `index` (`named` by the rules as `deduced`, like every unread play)
-        the card its weak readings favour most, renaming the plays of `swap_chain`, when that
-        breaks no more rules (or a card they favour less, when that breaks fewer): the renamed
+        the card its weak readings favour most, renaming the plays of `swap_chain`, when the
+        pictures' odds favour that (`outweighs`) and it breaks no more rules (or a card they
+        favour less, when that breaks fewer): the renamed
         plays are written in as uncertain corrections (the referee checks them) and
         `named[index]` is changed; the caller writes in the unread play."""
         view = self.view
@@ -354,6 +356,9 @@ class ReadingFixes:
         total = sum(hints.values())
         for rank, card_favoured in enumerate(favoured):
             chains = [swap_chain(view, self.tracks, index, deduced, card_favoured)]
+            if chains[0] is not None and not outweighs(view, self.tracks, chains[0], hints,
+                                                       deduced):
+                chains = []
             votes = hints[card_favoured]
             if votes >= SURE_VOTES and votes >= SURE_SHARE * total:
                 chains.append(given_up(view, self.tracks, index, deduced, card_favoured))

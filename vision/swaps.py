@@ -3,7 +3,8 @@
 An unread play is deduced from the rest of the deal (`engine.deduce`), yet its weak readings (and
 its plain readings of a card recorded elsewhere) may clearly favour a card recorded at another
 play: that play may be the misread one. These functions find the renamings that would give the
-unread play that card (`swap_chain`, `given_up`) and judge them by the rules (`breaks_no_more`);
+unread play that card (`swap_chain`, `given_up`) and judge them by the odds the pictures give
+(`outweighs`) and by the rules (`breaks_no_more`);
 `ReadingFixes._swap` writes them in. Likewise the rules may deal the unread cards out among the
 unread plays one way while their weak readings clearly say another (`dealt_otherwise`).
 """
@@ -69,6 +70,22 @@ def given_up(view: DealView, tracks: Sequence[CardTrack], index: int, deduced: s
     if track is None or where is None or not track.name_doubted:
         return None
     return [(index, favoured), (where, deduced)]
+
+
+def outweighs(view: DealView, tracks: Sequence[CardTrack], chain: list[tuple[int, str]],
+              hints: Mapping[str, float], deduced: str) -> bool:
+    """Whether the renamings `chain` are the likelier story by the pictures: the odds the
+    unread play's weak readings give its new card over `deduced`, times each renamed play's
+    own odds of its new card over its old one, above one (seed 2047: a 9C read plainly,
+    8C at 6% of its votes, is not renamed 8C because an unread 8C read weakly as 9C 3.6 times
+    as often as 8C)."""
+    odds = hints.get(chain[0][1], 0.0) / max(hints.get(deduced, 0.0), 1e-9)
+    for i, card in chain[1:]:
+        old = view.plays[i][1]
+        track = track_of(tracks, old or "")
+        if track is not None:
+            odds *= track.votes.get(card, 0.0) / max(track.votes.get(old or "", 0.0), 1e-9)
+    return odds > 1.0
 
 
 def favoured_over(hints: Mapping[str, float], deduced: str) -> list[str]:

@@ -1122,6 +1122,23 @@ def test_an_unread_card_whose_picture_reads_a_card_misread_elsewhere_takes_it(fa
     assert _with_fixes(events, 28) == last and "deal_over" in kinds(events)
 
 
+def test_a_card_read_plainly_is_not_renamed_for_weaker_odds_in_an_unread_picture() -> None:
+    from vision.detections import UNNAMED
+
+    tr, last = _seven_tricks_logged(2)
+    assert last == [("E", "9H"), ("N", "KC"), ("W", "9S"), ("S", "TC")]
+    # As above, W's picture favours 9S five times over KC; but N's card reads 9S seventeen
+    # times as often as KC (0.85 / 0.05): the odds say N's card is 9S, W's the KC left over.
+    x, y = SPOT["W"]
+    weak = Detection(UNNAMED, 0.0, (x - 28.5, y - 44, x + 28.5, y + 44),
+                     (("9S", 0.5), ("KC", 0.1)))
+    first = lambda t: [det("9H", "E"), det("9S", "N", 0.85, [("KC", 0.05)])]  # noqa: E731
+    events = _last_trick_swept(tr, first, [weak, det("TC", "S")])
+    assert plays(events) == [("E", "9H"), ("N", "9S"), ("W", None), ("S", "TC")]
+    fixes = [fixed(e) for e in events if e["type"] == "correction"]
+    assert fixes == [{"play": 30, "card": "KC", "before": None, "deduced": True}]
+
+
 def test_a_card_named_among_the_rules_ties_may_take_a_card_misread_elsewhere() -> None:
     from vision.detections import UNNAMED
 
@@ -1824,3 +1841,17 @@ def test_a_weak_first_reading_of_the_next_lead_does_not_drag_a_swept_card_there(
     events += ev
     assert plays(events) == [("N", "7S"), ("W", "QS"), ("S", "JC"), ("E", None), ("W", "JS")]
     assert "trick_gathered" in kinds(events)
+
+
+def test_a_card_read_clearly_once_the_hand_lets_go_renames_what_was_read_under_it() -> None:
+    tr = started("E")
+    # N's 7D is read AD for three frames under the hand, and recorded so; the hand lets go and
+    # it slides 15 px (more than `settle`, yet mostly over its old box): 7D, clearly.
+    x, y = SPOT["N"]
+    events, t = run(tr, lambda t: [det("AD", "N", 0.71, [("AH", 0.3)])], seconds=0.4)
+    ev, t = run(tr, lambda t: [det("7D", (x, y - 15), 0.95)], t0=t, seconds=2.5)
+    events += ev
+    assert plays(events) == [("N", "AD")]
+    assert [fixed(e) for e in events if e["type"] == "correction"] == [
+        {"play": 0, "card": "7D", "before": "AD", "uncertain": True}]
+    assert tr.view.plays == [("N", "7D")] and len(tr.tracks) == 1
