@@ -4,8 +4,9 @@ A detection belongs to the nearest track within `match` card sizes, except where
 otherwise: a new name where a gathered or long-gone card lay is a new card, and so is any card where
 a gathered one lay once that one has been gone a while (a deck holds one of each: a card read like
 one played before is for the tracker to settle, `vision.reading_fixes`); a confident new name
-a little aside from a played card is another card put down; a played card seen far from its
-place after it vanished there has been nudged (or the tracker restarted), not duplicated.
+a little aside from a played card (and mostly off its box) is another card put down; a played
+card seen far from its place after it vanished there has been nudged (or the tracker
+restarted), not duplicated.
 """
 
 from __future__ import annotations
