@@ -355,10 +355,9 @@ class ReadingFixes:
             return False
         total = sum(hints.values())
         for rank, card_favoured in enumerate(favoured):
-            chains = [swap_chain(view, self.tracks, index, deduced, card_favoured)]
-            if chains[0] is not None and not outweighs(view, self.tracks, chains[0], hints,
-                                                       deduced):
-                chains = []
+            swapped = swap_chain(view, self.tracks, index, deduced, card_favoured)
+            chains = [swapped] if swapped is not None and outweighs(
+                view, self.tracks, swapped, hints, deduced) else []
             votes = hints[card_favoured]
             if votes >= SURE_VOTES and votes >= SURE_SHARE * total:
                 chains.append(given_up(view, self.tracks, index, deduced, card_favoured))

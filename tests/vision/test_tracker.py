@@ -1092,9 +1092,11 @@ def test_a_box_left_by_the_sweep_before_a_seat_that_cannot_lead_is_not_the_next_
     assert kinds(events).count("trick_gathered") == 1
 
 
-@pytest.mark.parametrize(("favour", "outranked"), [(5.0, False), (2.0, False), (5.0, True)])
-def test_an_unread_card_whose_picture_reads_a_card_misread_elsewhere_takes_it(favour,
-                                                                              outranked) -> None:
+@pytest.mark.parametrize(("favour", "outranked", "plain"),
+                         [(5.0, False, False), (2.0, False, False), (5.0, True, False),
+                          (5.0, False, True)])
+def test_an_unread_card_whose_picture_reads_a_card_misread_elsewhere_takes_it(
+        favour, outranked, plain) -> None:
     from vision.detections import UNNAMED
     from vision.swaps import SWAP_FAVOUR
 
@@ -1102,41 +1104,24 @@ def test_an_unread_card_whose_picture_reads_a_card_misread_elsewhere_takes_it(fa
     assert last == [("E", "9H"), ("N", "KC"), ("W", "9S"), ("S", "TC")]
     # N's KC is read 9S (KC its second reading); W's 9S is only read too weakly to name, 9S
     # `favour` times as much as KC (`outranked`: and a card of the first trick more still).
-    # By the cards left, W's card is KC...
-    x, y = SPOT["W"]
+    # (`plain`: N's card reads 9S seventeen times as often as KC, 0.85 / 0.05, so the odds of
+    # both pictures together say N's card is 9S.) By the cards left, W's card is KC...
     early = ((tr.view.plays[0][1], 0.6),) if outranked else ()
-    weak = Detection(UNNAMED, 0.0, (x - 28.5, y - 44, x + 28.5, y + 44),
-                     (*early, ("9S", 0.1 * favour), ("KC", 0.1)))
-    first = lambda t: [det("9H", "E"), det("9S", "N", 0.6, [("KC", 0.3)])]  # noqa: E731
+    weak = det(UNNAMED, "W", 0.0, (*early, ("9S", 0.1 * favour), ("KC", 0.1)))
+    n_card = det("9S", "N", 0.85, [("KC", 0.05)]) if plain else det("9S", "N", 0.6, [("KC", 0.3)])
+    first = lambda t: [det("9H", "E"), n_card]  # noqa: E731
     events = _last_trick_swept(tr, first, [weak, det("TC", "S")])
     assert plays(events) == [("E", "9H"), ("N", "9S"), ("W", None), ("S", "TC")]
     fixes = [fixed(e) for e in events if e["type"] == "correction"]
     # ... unless its picture clearly says otherwise (9S swapped in breaks no more rules here:
     # enough for the most favoured card, not for a lesser one)
-    if favour < SWAP_FAVOUR or outranked:
+    if favour < SWAP_FAVOUR or outranked or plain:
         assert fixes == [{"play": 30, "card": "KC", "before": None, "deduced": True}]
         return
     assert fixes == [{"play": 29, "card": "KC", "before": "9S", "uncertain": True},
                      {"play": 30, "card": "9S", "before": None, "deduced": True,
                       "uncertain": True}]
     assert _with_fixes(events, 28) == last and "deal_over" in kinds(events)
-
-
-def test_a_card_read_plainly_is_not_renamed_for_weaker_odds_in_an_unread_picture() -> None:
-    from vision.detections import UNNAMED
-
-    tr, last = _seven_tricks_logged(2)
-    assert last == [("E", "9H"), ("N", "KC"), ("W", "9S"), ("S", "TC")]
-    # As above, W's picture favours 9S five times over KC; but N's card reads 9S seventeen
-    # times as often as KC (0.85 / 0.05): the odds say N's card is 9S, W's the KC left over.
-    x, y = SPOT["W"]
-    weak = Detection(UNNAMED, 0.0, (x - 28.5, y - 44, x + 28.5, y + 44),
-                     (("9S", 0.5), ("KC", 0.1)))
-    first = lambda t: [det("9H", "E"), det("9S", "N", 0.85, [("KC", 0.05)])]  # noqa: E731
-    events = _last_trick_swept(tr, first, [weak, det("TC", "S")])
-    assert plays(events) == [("E", "9H"), ("N", "9S"), ("W", None), ("S", "TC")]
-    fixes = [fixed(e) for e in events if e["type"] == "correction"]
-    assert fixes == [{"play": 30, "card": "KC", "before": None, "deduced": True}]
 
 
 def test_a_card_named_among_the_rules_ties_may_take_a_card_misread_elsewhere() -> None:
@@ -1809,9 +1794,7 @@ def test_a_card_read_once_is_not_taken_as_moved_while_a_box_still_lies_in_its_pl
     from vision.detections import UNNAMED
 
     tr = _dealt_by_referee("E")  # N leads, then W, S, E
-    x, y = SPOT["N"]
-    weak = Detection(UNNAMED, 0.0, (x - 28.5, y - 44, x + 28.5, y + 44),
-                     (("9D", 0.33), ("TD", 0.2), ("8D", 0.14)))
+    weak = det(UNNAMED, "N", 0.0, (("9D", 0.33), ("TD", 0.2), ("8D", 0.14)))
     # N's 9D is read only weakly: an unread play once W's 7D lands.
     events, t = run(tr, lambda t: [weak], seconds=1.0)
     ev, t = run(tr, lambda t: [weak, det("7D", "W")], t0=t, seconds=1.5)
