@@ -70,6 +70,9 @@ class Gathering:
         def _recall_early(self, tr: CardTrack, out: list[Event]) -> None:
             ...
 
+        def _weigh_recorded_twice(self, out: list[Event]) -> None:
+            ...
+
     def _maybe_gather(self, t: float, out: list[Event], early: bool = False) -> None:
         view, s = self.view, self.settings
         if not view.open:
@@ -224,6 +227,7 @@ class Gathering:
         view = self.view
         start = 4 * view.gathered
         unread = {seat for seat, card in view.plays[start:start + 4] if card is None}
+        self._weigh_recorded_twice(out)
         self._name_early(out)
         went = max((tr.last_seen for tr in self.tracks if tr.state == "played"), default=self._now)
         seen = any(tr.state == "played" and tr.box is not None for tr in self.tracks)

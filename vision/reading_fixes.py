@@ -2,7 +2,7 @@
 
 Two kinds, both decided here and written by the tracker as `correction` events (actor camera):
 - a card seen twice: a card clearly read landing was recorded earlier, so one of the two readings
-  is wrong (`card_seen_twice`);
+  is wrong (`vision.seen_twice`: as it lands, and when its trick is gathered);
 - a trick the next one says was won by another seat: the first card of the new trick lies in
   front of a seat that cannot lead by the readings of the last trick, while a seat that could put
   its card down after it; the likeliest other reading of a card of the last trick that makes the
@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 from vision.card_track import CardTrack, by_share, track_of
 from vision.deal_view import DealView
 from vision.detections import UNNAMED, Detection, iou
-from vision.leads import in_turn_from, next_lead_fits, seats_in_turn, trick_won_by
+from vision.leads import in_turn_from, seats_in_turn, trick_won_by
+from vision.seen_twice import card_seen_twice, recorded_twice
 from vision.swaps import (
     SURE_SHARE,
     SURE_VOTES,
@@ -46,29 +47,6 @@ EARLY_VOTES = 2.0
 # (the other card with RECHECK_SHARE of them at least; `ReadingFixes._recheck_sure`).
 RECHECK_S = 1.5
 RECHECK_SHARE = 0.6
-
-
-def card_seen_twice(view: DealView, tracks: Sequence[CardTrack], card: str,
-                    share_now: float, rival: float = 0.0) -> tuple[int, str, CardTrack] | None:
-    """`card` is clearly seen landing (`share_now` of its votes), yet was recorded before: the
-    earlier play, its right card and its track, when its own picture has since come to read as
-    another card, or it was read less surely than this one and its second reading, a card not
-    played yet, was a real contender (`CardTrack.misread_as`) at least as strong as the new
-    card's own other reading (`rival`, its share: then the new card is likelier the misread).
-    Not when the earlier play's trick is gone and that reading would have let another seat win
-    it than the one whose card, read, led the next (`next_lead_fits`)."""
-    old = track_of(tracks, card)
-    if old is None:
-        return None
-    best = old.misread_as(card, share_now, view.played)
-    if best is None or dict(old.readings()).get(best, 0.0) < rival:
-        return None
-    index = view.play_of(card)
-    assert index is not None  # (its track was recorded as `card`)
-    if index < 4 * view.gathered and next_lead_fits(view, index, card) \
-            and not next_lead_fits(view, index, best):
-        return None  # the next trick's first card, read, says its trick was won as recorded
-    return index, best, old
 
 
 class ReadingFixes:
@@ -108,6 +86,14 @@ class ReadingFixes:
         card, share = tr.best()
         rival = max((v for c, v in readings[1:] if c not in self.view.played), default=0.0)
         self._correct(card_seen_twice(self.view, self.tracks, card, share, rival), out)
+
+    def _weigh_recorded_twice(self, out: list[Event]) -> None:
+        """The trick on the table is being gathered (its cards' votes are final): each of its
+        plays whose votes now favour a card recorded at another play is weighed against that
+        play (`recorded_twice`)."""
+        for tr in [o for o in self.tracks if o.state == "played" and not o.hinted]:
+            for fix in recorded_twice(self.view, self.tracks, tr):
+                self._correct(fix, out)
 
     def _mend_leader(self, t: float, out: list[Event]) -> None:
         """At a trick's start, the first card lying (held: its seat cannot lead) was put down

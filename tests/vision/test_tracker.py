@@ -566,6 +566,38 @@ def test_a_sure_reading_is_not_corrected_by_a_less_sure_one() -> None:
     assert tr.view.plays == [("N", "JD"), ("W", "JH")]
 
 
+@pytest.mark.parametrize("other, renamed", [(0.2, True), (0.05, False)])
+def test_a_play_whose_votes_come_to_read_a_card_recorded_before_trades_names_by_the_odds(
+        other: float, renamed: bool) -> None:
+    tr = started("E")  # N leads, then W, S, E
+    # N's card reads TS, 9S its second reading (`other` of a frame's confidence).
+    lead = lambda t: det("TS", "N", 0.7, alts=(("9S", other),))  # noqa: E731
+    events, t = run(tr, lambda t: [lead(t)], seconds=1.5)
+    # W's card reads 8S as it lands (recorded so), then TS clearly for two seconds.
+    landed = t
+    follow = lambda t: (det("8S", "W", 0.7, alts=(("TS", 0.2),)) if t < landed + 0.6  # noqa: E731
+                        else det("TS", "W", 0.95, alts=(("8S", 0.03),)))
+    ev, t = run(tr, lambda t: [lead(t), follow(t)], t0=t, seconds=2.5)
+    events += ev
+    assert plays(events) == [("N", "TS"), ("W", "8S")]
+    assert "correction" not in kinds(events)  # (TS is recorded: the votes cannot rename W's)
+    ev, t = run(tr, lambda t: [lead(t), follow(t), det("7H", "S"), det("8H", "E")],
+                t0=t, seconds=1.5)
+    ev2, t = run(tr, lambda t: [], t0=t, seconds=1.5)  # swept
+    events += ev + ev2
+    # At the gather: W's votes say TS six times as often as 8S; N's say 9S to TS 0.2 / 0.7
+    # (odds 1.8: both renamed) or 0.05 / 0.7 (odds 0.5: kept).
+    fixes = [fixed(e) for e in events if e["type"] == "correction"]
+    if renamed:
+        assert fixes == [{"play": 0, "card": "9S", "before": "TS"},
+                         {"play": 1, "card": "TS", "before": "8S"}]
+        assert kinds(events)[-3:] == ["correction", "correction", "trick_gathered"]
+    else:
+        assert fixes == []
+    assert tr.view.plays[:2] == ([("N", "9S"), ("W", "TS")] if renamed
+                                 else [("N", "TS"), ("W", "8S")])
+
+
 def test_a_lone_lead_hidden_while_the_next_card_lands_is_not_a_sweep() -> None:
     tr = started("E")  # N leads, then W
     events, t = _one_by_one(tr, [("N", "7H")])

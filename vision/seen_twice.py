@@ -1,0 +1,85 @@
+"""A card recorded twice: a deck holds one of each card, so when a card read clearly was
+recorded earlier, one of the two readings is wrong. Part of the tracker's corrections
+(`vision.reading_fixes`), which writes what these decide.
+
+Two moments ask it:
+- a card clearly seen landing reads as a card already recorded (`card_seen_twice`): the earlier
+  play is renamed when its own votes say what it was;
+- a play whose votes, by the time its trick is gathered, favour a card recorded at another play
+  (`recorded_twice`; its first frames, under the hand, read another card): both are renamed when
+  the two pictures' odds favour that.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from vision.card_track import CardTrack, track_of
+from vision.deal_view import DealView
+from vision.leads import next_lead_fits
+
+# A gathered play's votes favour a card recorded elsewhere by this share at least, before the
+# two plays are weighed against each other (`recorded_twice`).
+SETTLED_SHARE = 0.6
+
+Fix = tuple[int, str, CardTrack]  # play index, its right card, its track
+
+
+def card_seen_twice(view: DealView, tracks: Sequence[CardTrack], card: str,
+                    share_now: float, rival: float = 0.0) -> Fix | None:
+    """`card` is clearly seen landing (`share_now` of its votes), yet was recorded before: the
+    earlier play, its right card and its track, when its own picture has since come to read as
+    another card, or it was read less surely than this one and its second reading, a card not
+    played yet, was a real contender (`CardTrack.misread_as`) at least as strong as the new
+    card's own other reading (`rival`, its share: then the new card is likelier the misread).
+    Not when the earlier play's trick is gone and that reading would have let another seat win
+    it than the one whose card, read, led the next (`next_lead_fits`)."""
+    old = track_of(tracks, card)
+    if old is None:
+        return None
+    best = old.misread_as(card, share_now, view.played)
+    if best is None or dict(old.readings()).get(best, 0.0) < rival:
+        return None
+    index = view.play_of(card)
+    assert index is not None  # (its track was recorded as `card`)
+    if _leads_otherwise(view, index, card, best):
+        return None
+    return index, best, old
+
+
+def recorded_twice(view: DealView, tracks: Sequence[CardTrack], track: CardTrack) -> list[Fix]:
+    """`track`, a play of the trick being gathered, was recorded as one card, yet its votes
+    have come to favour (SETTLED_SHARE) a card recorded at another play: the two renamings,
+    the earlier play's first (to its best other reading, a card not played or the one `track`
+    gives up), when the odds of both pictures favour them, `track`'s votes for the card over
+    its recorded one times the other play's for its other reading over the card, above one
+    (seed 2049: E's 9S read TS from five frames, TS 0.66 / 9S 0.12; E's real TS, recorded 8S
+    in doubt as it landed, then read TS 0.93 / 8S 0.05 over 44 frames). None (empty) when
+    the rules rule out that weak other reading, or when the earlier play's trick is gone and
+    that reading would have let another seat win it than the one that led the next."""
+    top, share = track.readings()[0]
+    if track.card is None or top == track.card or share < SETTLED_SHARE:
+        return []
+    old = track_of(tracks, top)
+    index, at = view.play_of(top), view.play_of(track.card)
+    if old is None or old is track or index is None or at is None:
+        return []
+    taken = view.played - {track.card}
+    others = [(c, v) for c, v in old.readings() if c != top and c not in taken]
+    if not others:
+        return []
+    best, best_share = others[0]
+    odds = (old.votes.get(best, 0.0) / max(old.votes.get(top, 0.0), 1e-9)
+            * track.votes.get(top, 0.0) / max(track.votes.get(track.card, 0.0), 1e-9))
+    possible = view.possible_at(index, view.plays[index][0])
+    if odds <= 1.0 or (possible is not None and best not in possible and best_share < 0.6) \
+            or _leads_otherwise(view, index, top, best):
+        return []
+    return [(index, best, old), (at, top, track)]
+
+
+def _leads_otherwise(view: DealView, index: int, card: str, other: str) -> bool:
+    """Whether gathered play `index` read `other` instead of `card` would have let another seat
+    win its trick than the one whose card, read, led the next."""
+    return index < 4 * view.gathered and next_lead_fits(view, index, card) \
+        and not next_lead_fits(view, index, other)
