@@ -29,6 +29,8 @@ ECHO_SHARE = 0.05
 # least as clearly as the least of them (`CardTrack.best`). 3 and 4 gave the same figures on the
 # simulated sets; 4 is the safer.
 LATELY = 4
+# A card named by a reading under this share of its votes is named in doubt (`name_doubted`).
+DOUBTED_SHARE = 0.6
 
 
 @dataclass(eq=False)
@@ -61,9 +63,10 @@ class CardTrack:
     # (`ReadingFixes._recheck`).
     doubt_settled: float | None = None
     rechecked: bool = False
-    # Recorded with its name in doubt (read under sure_conf, or under 0.6 of its votes; so is
-    # every card recorded in doubt without waiting): a card of that name read plainly before
-    # another seat is that seat's, not this one moved (`misnamed_if_at`).
+    # Recorded with its name in doubt (read under sure_conf, or under DOUBTED_SHARE of its votes,
+    # or renamed since to such a reading; so is every card recorded in doubt without waiting):
+    # a card of that name read plainly before another seat is that seat's, not this one moved
+    # (`misnamed_if_at`); at the deal's end, it may give its name up (`swaps.given_up`).
     name_doubted: bool = False
 
     @property

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from vision.card_track import CardTrack, by_share, track_of
+from vision.card_track import DOUBTED_SHARE, CardTrack, by_share, track_of
 from vision.deal_view import DealView
 from vision.detections import UNNAMED, Detection, iou
 from vision.leads import in_turn_from, seats_in_turn, trick_won_by
@@ -145,6 +145,8 @@ class ReadingFixes:
         index, card, track = fix
         self._emit(out, "correction", {"play": index, "card": card, "before": track.card})
         track.card = card
+        # (named now from a lesser reading: in doubt, as if recorded so; `given_up`)
+        track.name_doubted |= dict(track.readings()).get(card, 0.0) < DOUBTED_SHARE
 
     def _recheck(self, t: float, out: list[Event]) -> None:
         """A card recorded in doubt without waiting (`_should_wait`) is judged again from the
@@ -325,8 +327,9 @@ class ReadingFixes:
               named: dict[int, str], out: list[Event]) -> bool:
         """Name unread play `index` (`named` by the rules as `deduced`, like every unread play)
         the card its weak readings favour most, renaming the plays of `swap_chain`, when the
-        pictures' odds favour that (`outweighs`) and it breaks no more rules (or a card they
-        favour less, when that breaks fewer): the renamed
+        pictures' odds favour that (`outweighs`) and it breaks no more rules (the card they
+        favour most of those some renaming could give it; a card they favour less must break
+        fewer): the renamed
         plays are written in as uncertain corrections (the referee checks them) and
         `named[index]` is changed; the caller writes in the unread play."""
         view = self.view
@@ -340,7 +343,8 @@ class ReadingFixes:
         if before is None:
             return False
         total = sum(hints.values())
-        for rank, card_favoured in enumerate(favoured):
+        most_favoured = True  # (of the cards some renaming could give it)
+        for card_favoured in favoured:
             swapped = swap_chain(view, self.tracks, index, deduced, card_favoured)
             chains = [swapped] if swapped is not None and outweighs(
                 view, self.tracks, swapped, hints, deduced) else []
@@ -348,9 +352,10 @@ class ReadingFixes:
             if votes >= SURE_VOTES and votes >= SURE_SHARE * total:
                 chains.append(given_up(view, self.tracks, index, deduced, card_favoured))
             chain = next((c for c in chains if c is not None
-                          and breaks_no_more(view, filled, c, before, rank == 0)), None)
+                          and breaks_no_more(view, filled, c, before, most_favoured)), None)
             if chain is not None:
                 break
+            most_favoured = most_favoured and swapped is None and not any(chains)
         else:
             return False
         for i, card in reversed(chain[1:]):  # (each card is free when it is written in)

@@ -27,7 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from vision.card_track import CardTrack, count_since, dist
+from vision.card_track import DOUBTED_SHARE, CardTrack, count_since, dist
 from vision.deal_view import DealView
 from vision.detections import Detection
 from vision.gathering import Gathering
@@ -340,7 +340,7 @@ class TableTracker(Gathering, ReadingFixes, TurnOrder):
         confs = tr.conf.get(card) or [dict(readings)[card]]
         confidence = sum(confs) / len(confs)
         card_share = clear if card == top else dict(readings)[card]
-        tr.name_doubted = confidence < s.sure_conf or card_share < 0.6
+        tr.name_doubted = confidence < s.sure_conf or card_share < DOUBTED_SHARE
         uncertain = resolved or not seat_sure or tr.name_doubted
         alternatives = [[c, round(v, 3)] for c, v in readings if c != card][:3]
         tr.state, tr.card = "played", card

@@ -1135,7 +1135,8 @@ def test_an_unread_card_whose_picture_reads_a_card_misread_elsewhere_takes_it(
     tr, last = _seven_tricks_logged(2)
     assert last == [("E", "9H"), ("N", "KC"), ("W", "9S"), ("S", "TC")]
     # N's KC is read 9S (KC its second reading); W's 9S is only read too weakly to name, 9S
-    # `favour` times as much as KC (`outranked`: and a card of the first trick more still).
+    # `favour` times as much as KC (`outranked`: and a card of the first trick more still, which
+    # no renaming could give W: of the cards W's could be, 9S is still the most favoured).
     # (`plain`: N's card reads 9S seventeen times as often as KC, 0.85 / 0.05, so the odds of
     # both pictures together say N's card is 9S.) By the cards left, W's card is KC...
     early = ((tr.view.plays[0][1], 0.6),) if outranked else ()
@@ -1147,7 +1148,7 @@ def test_an_unread_card_whose_picture_reads_a_card_misread_elsewhere_takes_it(
     fixes = [fixed(e) for e in events if e["type"] == "correction"]
     # ... unless its picture clearly says otherwise (9S swapped in breaks no more rules here:
     # enough for the most favoured card, not for a lesser one)
-    if favour < SWAP_FAVOUR or outranked or plain:
+    if favour < SWAP_FAVOUR or plain:
         assert fixes == [{"play": 30, "card": "KC", "before": None, "deduced": True}]
         return
     assert fixes == [{"play": 29, "card": "KC", "before": "9S", "uncertain": True},
@@ -1678,6 +1679,42 @@ def test_a_card_read_surely_takes_its_name_from_a_play_recorded_in_doubt_at_the_
         assert _with_fixes(events, 28) == last
     else:
         assert fixes == [{"play": 30, "card": "KC", "before": None, "deduced": True}]
+
+
+def test_a_play_renamed_to_its_second_reading_gives_it_up_to_an_unread_play_read_as_it() -> None:
+    from vision.detections import UNNAMED
+
+    tr, last = _seven_tricks_logged(2)
+    assert last == [("E", "9H"), ("N", "KC"), ("W", "9S"), ("S", "TC")]
+    # E's 9H reads TC, 9S a quarter of its votes; W's 9S is read only weakly, as 9S; S's real
+    # TC lands read surely, so E's is renamed 9S (its second reading: in doubt). At the deal's
+    # end the rules leave 9H to W, whose readings all say 9S: E's play gives 9S up.
+    first = lambda t: [det("TC", "E", 0.9, [("9S", 0.3)]), det("KC", "N")]  # noqa: E731
+    weak = det(UNNAMED, "W", 0.0, [("9S", 0.4), ("9H", 0.05)])
+    events = _last_trick_swept(tr, first, [weak, det("TC", "S")])
+    assert plays(events) == [("E", "TC"), ("N", "KC"), ("W", None), ("S", "TC")]
+    assert [fixed(e) for e in events if e["type"] == "correction"] == [
+        {"play": 28, "card": "9S", "before": "TC"},
+        {"play": 28, "card": "9H", "before": "9S", "uncertain": True},
+        {"play": 30, "card": "9S", "before": None, "deduced": True, "uncertain": True}]
+    assert _with_fixes(events, 28) == last
+
+
+def test_an_unread_play_takes_the_card_its_readings_favour_most_of_those_it_could_be() -> None:
+    from vision.detections import UNNAMED
+
+    tr, last = _seven_tricks_logged(1)
+    assert last == [("S", "TD"), ("E", "QD"), ("N", "8D"), ("W", "7H")]
+    # S's TD reads 8D in doubt (TD 45%); N's 8D is read only weakly, most often as E's QD (read
+    # surely: no play could give it up), then as 8D, hardly as TD. The rules leave TD to N, and
+    # both stories break no rule: of the cards N's could be, its readings favour 8D most.
+    first = lambda t: [det("8D", "S", 0.55, [("TD", 0.45)]), det("QD", "E")]  # noqa: E731
+    weak = det(UNNAMED, "N", 0.0, [("QD", 0.4), ("8D", 0.15), ("TD", 0.03)])
+    events = _last_trick_swept(tr, first, [weak, det("7H", "W")])
+    assert plays(events) == [("S", "8D"), ("E", "QD"), ("N", None), ("W", "7H")]
+    assert [fixed(e) for e in events if e["type"] == "correction"] == [
+        {"play": 28, "card": "TD", "before": "8D", "uncertain": True},
+        {"play": 30, "card": "8D", "before": None, "deduced": True, "uncertain": True}]
 
 
 @pytest.mark.parametrize(("weak", "card"), [
