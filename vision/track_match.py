@@ -2,8 +2,9 @@
 
 A detection belongs to the nearest track within `match` card sizes, except where the table says
 otherwise: a new name where a gathered or long-gone card lay is a new card, and so is any card where
-a gathered one lay once that one has been gone a while (a deck holds one of each: a card read like
-one played before is for the tracker to settle, `vision.reading_fixes`); a confident new name
+a gathered one lay once that one has been gone a while, or where a card of a swept trick lay (a
+deck holds one of each: a card read like one played before is for the tracker to settle,
+`vision.seen_twice`); a confident new name
 a little aside from a played card (and mostly off its box) is another card put down; a played
 card seen far from its place after it vanished there has been nudged (or the tracker
 restarted), not duplicated.
@@ -29,28 +30,35 @@ def match_tracks(tracks: Sequence[CardTrack], seen: Sequence[tuple[Detection, st
     # read again with its old name among its readings is that card, not the next lead.
     trick_seen = sum(1 for tr in tracks if tr.state == "played"
                      and t - tr.last_seen <= s.forget_s) >= 2
+    # Every card of the trick (two or more) gone gather_s, none even under a box, and one place
+    # at most read again now (two at once: a hand lifted off the trick): it was swept, and a
+    # card read where one of them lay is a new one, whatever its name (a misread card of the
+    # trick may share it: for the tracker to settle, `vision.seen_twice`).
+    trick = [tr for tr in tracks if tr.state == "played" and tr.box is not None]
+    trick_gone = len(trick) >= 2 and all(
+        t - max(tr.last_seen, tr.present) >= s.gather_s for tr in trick) and sum(
+        1 for tr in trick if any(_near(d, tr, s.match) for d, _z in seen)) < 2
     pairs = []
     for i, (d, _z) in enumerate(seen):
-        cx, cy = d.center
-        size = max(d.box[2] - d.box[0], d.box[3] - d.box[1], 1.0)
         for tr in tracks:
             if tr.box is None:
                 continue
             if tr.state in ("gathered", "turned", "ignored") and (
                     d.card != tr.card or t - tr.last_seen >= s.gather_s):
                 continue  # a new card landing where an old one lay (even one read alike)
+            if tr.state == "played" and trick_gone:
+                continue  # (swept)
             if tr.state in ("played", "candidate") and t - tr.last_seen >= s.gather_s \
                     and d.card != tr.readings()[0][0] and not (
                         tr.state == "played" and trick_seen and tr.card in dict(d.alternatives)):
                 continue  # gone a while (gathered with its trick): a new card lies there
-            tx, ty = tr.center
-            dist = ((cx - tx) ** 2 + (cy - ty) ** 2) ** 0.5
+            dist = _distance(d, tr)
             if tr.state == "played" and d.card != tr.card and d.card not in tr.votes \
                     and d.confidence >= s.sure_conf and (trick_full or (
                         dist > s.settle * tr.size and iou(d.box, tr.box) < ECHO_IOU)) \
                     and tr.card not in {c for c, _ in d.alternatives}:
                 continue  # a confident new name a little aside: another card put down
-            if dist <= s.match * max(size, tr.size):
+            if _near(d, tr, s.match):
                 pairs.append((dist, i, tr))
     used_d: set[int] = set()
     used_t: set[int] = set()
@@ -65,7 +73,7 @@ def match_tracks(tracks: Sequence[CardTrack], seen: Sequence[tuple[Detection, st
     for i, (d, z) in enumerate(seen):
         if i in used_d:
             continue
-        moved = moved_play(tracks, d, z, t, s.steady_s, s.sure_conf)
+        moved = None if trick_gone else moved_play(tracks, d, z, t, s.steady_s, s.sure_conf)
         if moved is not None:  # a played card nudged out of reach, or back after a restart
             used_t.add(id(moved))
             moved.anchor = d.center
@@ -75,6 +83,17 @@ def match_tracks(tracks: Sequence[CardTrack], seen: Sequence[tuple[Detection, st
         tr.see(t, d, z, s.settle)
         new.append(tr)
     return new
+
+
+def _distance(d: Detection, tr: CardTrack) -> float:
+    (cx, cy), (tx, ty) = d.center, tr.center
+    return float(((cx - tx) ** 2 + (cy - ty) ** 2) ** 0.5)
+
+
+def _near(d: Detection, tr: CardTrack, match: float) -> bool:
+    """Whether `d` lies within `match` card sizes of `tr` (as `match_tracks` pairs them)."""
+    size = max(d.box[2] - d.box[0], d.box[3] - d.box[1], 1.0)
+    return _distance(d, tr) <= match * max(size, tr.size)
 
 
 def moved_play(tracks: Sequence[CardTrack], d: Detection, zone: str, t: float,

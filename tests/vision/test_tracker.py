@@ -566,6 +566,25 @@ def test_a_sure_reading_is_not_corrected_by_a_less_sure_one() -> None:
     assert tr.view.plays == [("N", "JD"), ("W", "JH")]
 
 
+@pytest.mark.parametrize(("sure", "renamed"), [(0.93, True), (0.85, False)])
+def test_a_card_seen_twice_far_more_surely_renames_to_a_tenth_of_the_votes(sure, renamed) -> None:
+    tr = started("E")
+    # N's card reads JD 0.66 of its votes, JH 0.13; W's real JD lands read JD `sure`: 0.27 more
+    # surely than N's ever read it (at least 0.25: a tenth of N's votes makes JH a contender),
+    # or 0.19 (JH needs a fifth).
+    n_card = lambda t: det("JD", "N", 0.66, [("JH", 0.13), ("QD", 0.07), ("KD", 0.07),  # noqa: E731
+                                             ("AD", 0.07)])
+    _, t = run(tr, lambda t: [n_card(t)], seconds=2.0)
+    ev, _ = run(tr, lambda t: [n_card(t), det("JD", "W", sure, [("TD", 1 - sure)])],
+                t0=t, seconds=1.5)
+    fixes = [fixed(e) for e in ev if e["type"] == "correction"]
+    if renamed:
+        assert fixes == [{"play": 0, "card": "JH", "before": "JD"}]
+        assert tr.view.plays == [("N", "JH"), ("W", "JD")]
+    else:  # (and W's, reading a card recorded with nothing else worth a quarter, is no play)
+        assert fixes == [] and tr.view.plays == [("N", "JD")]
+
+
 @pytest.mark.parametrize("other, renamed", [(0.2, True), (0.05, False)])
 def test_a_play_whose_votes_come_to_read_a_card_recorded_before_trades_names_by_the_odds(
         other: float, renamed: bool) -> None:
@@ -596,6 +615,28 @@ def test_a_play_whose_votes_come_to_read_a_card_recorded_before_trades_names_by_
         assert fixes == []
     assert tr.view.plays[:2] == ([("N", "9S"), ("W", "TS")] if renamed
                                  else [("N", "TS"), ("W", "8S")])
+
+
+def test_a_card_read_where_a_swept_card_lay_is_the_next_lead_even_under_its_name() -> None:
+    tr = started("E")  # N leads, then W, S, E
+    # N's QH reads KH (QH a quarter of its votes); E's card is never read.
+    lying = [det("KH", "N", 0.6, [("QH", 0.2)]), det("8H", "W"), det("9H", "S")]
+    events, t = [], 0.0
+    for k in range(1, 4):
+        ev, t = run(tr, lambda t, k=k: lying[:k], t0=t, seconds=1.0)
+        events += ev
+    ev, t = run(tr, lambda t: [], t0=t, seconds=1.2)  # swept, all three gone 1.2 s
+    events += ev
+    assert "trick_gathered" not in kinds(events)  # (one seat unread: a sweep is not sure yet)
+    # N's real KH lands where its QH lay: a new card (a swept trick does not come back), so
+    # the trick was gathered, E unread, and N's first card was the misread one.
+    ev, t = run(tr, lambda t: [det("KH", "N", 0.95)], t0=t, seconds=1.5)
+    events += ev
+    assert plays(events) == [("N", "KH"), ("W", "8H"), ("S", "9H"), ("E", None), ("N", "KH")]
+    assert kinds(events).count("trick_gathered") == 1
+    assert [fixed(e) for e in events if e["type"] == "correction"] == [
+        {"play": 0, "card": "QH", "before": "KH"}]
+    assert tr.view.plays == [("N", "QH"), ("W", "8H"), ("S", "9H"), ("E", None), ("N", "KH")]
 
 
 def test_a_lone_lead_hidden_while_the_next_card_lands_is_not_a_sweep() -> None:
