@@ -131,6 +131,10 @@ class CardTrack:
             return None
         return best
 
+    def odds(self, card: str, over: str) -> float:
+        """How many times its votes favour `card` over `over` (the odds its picture gives)."""
+        return self.votes.get(card, 0.0) / max(self.votes.get(over, 0.0), 1e-9)
+
     def echo_of(self, played: CardTrack, strict: bool = False) -> bool:
         """Whether this candidate is a second box on the `played` card (`strict`: only when it
         reads that card too)."""

@@ -69,8 +69,7 @@ def recorded_twice(view: DealView, tracks: Sequence[CardTrack], track: CardTrack
     if not others:
         return []
     best, best_share = others[0]
-    odds = (old.votes.get(best, 0.0) / max(old.votes.get(top, 0.0), 1e-9)
-            * track.votes.get(top, 0.0) / max(track.votes.get(track.card, 0.0), 1e-9))
+    odds = old.odds(best, top) * track.odds(top, track.card)
     possible = view.possible_at(index, view.plays[index][0])  # (a weak reading yields to them)
     if odds <= 1.0 or (possible is not None and best not in possible and best_share < 0.6) \
             or _leads_otherwise(view, index, top, best):

@@ -84,7 +84,7 @@ def outweighs(view: DealView, tracks: Sequence[CardTrack], chain: list[tuple[int
         old = view.plays[i][1]
         track = track_of(tracks, old or "")
         if track is not None:
-            odds *= track.votes.get(card, 0.0) / max(track.votes.get(old or "", 0.0), 1e-9)
+            odds *= track.odds(card, old or "")
     return odds > 1.0
 
 

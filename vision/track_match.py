@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from vision.card_track import ECHO_IOU, CardTrack
+from vision.card_track import ECHO_IOU, CardTrack, dist
 from vision.detections import Detection, iou
 
 
@@ -52,14 +52,14 @@ def match_tracks(tracks: Sequence[CardTrack], seen: Sequence[tuple[Detection, st
                     and d.card != tr.readings()[0][0] and not (
                         tr.state == "played" and trick_seen and tr.card in dict(d.alternatives)):
                 continue  # gone a while (gathered with its trick): a new card lies there
-            dist = _distance(d, tr)
+            apart = dist(d.center, tr.center)
             if tr.state == "played" and d.card != tr.card and d.card not in tr.votes \
                     and d.confidence >= s.sure_conf and (trick_full or (
-                        dist > s.settle * tr.size and iou(d.box, tr.box) < ECHO_IOU)) \
+                        apart > s.settle * tr.size and iou(d.box, tr.box) < ECHO_IOU)) \
                     and tr.card not in {c for c, _ in d.alternatives}:
                 continue  # a confident new name a little aside: another card put down
             if _near(d, tr, s.match):
-                pairs.append((dist, i, tr))
+                pairs.append((apart, i, tr))
     used_d: set[int] = set()
     used_t: set[int] = set()
     for _dist, i, tr in sorted(pairs, key=lambda p: p[0]):
@@ -85,15 +85,10 @@ def match_tracks(tracks: Sequence[CardTrack], seen: Sequence[tuple[Detection, st
     return new
 
 
-def _distance(d: Detection, tr: CardTrack) -> float:
-    (cx, cy), (tx, ty) = d.center, tr.center
-    return float(((cx - tx) ** 2 + (cy - ty) ** 2) ** 0.5)
-
-
 def _near(d: Detection, tr: CardTrack, match: float) -> bool:
     """Whether `d` lies within `match` card sizes of `tr` (as `match_tracks` pairs them)."""
     size = max(d.box[2] - d.box[0], d.box[3] - d.box[1], 1.0)
-    return _distance(d, tr) <= match * max(size, tr.size)
+    return dist(d.center, tr.center) <= match * max(size, tr.size)
 
 
 def moved_play(tracks: Sequence[CardTrack], d: Detection, zone: str, t: float,
