@@ -68,6 +68,9 @@ class CardTrack:
     # a card of that name read plainly before another seat is that seat's, not this one moved
     # (`misnamed_if_at`); at the deal's end, it may give its name up (`swaps.given_up`).
     name_doubted: bool = False
+    # Second boxes on this card, in front of its seat, set aside as its echoes
+    # (`TableTracker._drop_echoes`): their votes are votes for its name too (`with_echoes`).
+    echoes: list[CardTrack] = field(default_factory=list)
 
     @property
     def size(self) -> float:
@@ -180,6 +183,17 @@ def count_since(times: deque[float], since: float) -> int:
             break
         n += 1
     return n
+
+
+def with_echoes(played: CardTrack) -> list[tuple[str, float]]:
+    """`played`'s readings with the votes of its echoes, the second boxes on it in front of its
+    seat: one card read in two boxes, the second often the one the detector reads it in (seed
+    2053: a 9C read 8C in 4 frames under the hand, then 9C in 66 frames of a second box)."""
+    votes = dict(played.votes)
+    for echo in played.echoes:
+        for card, v in echo.votes.items():
+            votes[card] = votes.get(card, 0.0) + v
+    return by_share(votes)
 
 
 def track_of(tracks: Sequence[CardTrack], card: str) -> CardTrack | None:

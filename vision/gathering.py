@@ -73,6 +73,9 @@ class Gathering:
         def _weigh_recorded_twice(self, out: list[Event]) -> None:
             ...
 
+        def _weigh_echoes(self, out: list[Event]) -> None:
+            ...
+
     def _maybe_gather(self, t: float, out: list[Event], early: bool = False) -> None:
         view, s = self.view, self.settings
         if not view.open:
@@ -227,6 +230,7 @@ class Gathering:
         view = self.view
         start = 4 * view.gathered
         unread = {seat for seat, card in view.plays[start:start + 4] if card is None}
+        self._weigh_echoes(out)
         self._weigh_recorded_twice(out)
         self._name_early(out)
         went = max((tr.last_seen for tr in self.tracks if tr.state == "played"), default=self._now)

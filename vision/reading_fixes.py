@@ -1,6 +1,8 @@
 """Corrections of earlier readings that later frames prove wrong.
 
-Two kinds, both decided here and written by the tracker as `correction` events (actor camera):
+Besides a card's own votes judged again (`_recheck`; with those of a second box on it, an echo,
+when its trick is gathered: `_weigh_echoes`), two kinds, both decided here and written by the
+tracker as `correction` events (actor camera):
 - a card seen twice: a card clearly read landing was recorded earlier, so one of the two readings
   is wrong (`vision.seen_twice`: as it lands, and when its trick is gathered);
 - a trick the next one says was won by another seat: the first card of the new trick lies in
@@ -16,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from vision.card_track import DOUBTED_SHARE, CardTrack, by_share, track_of
+from vision.card_track import DOUBTED_SHARE, CardTrack, by_share, track_of, with_echoes
 from vision.deal_view import DealView
 from vision.detections import UNNAMED, Detection, iou
 from vision.leads import in_turn_from, seats_in_turn, trick_won_by
@@ -183,7 +185,19 @@ class ReadingFixes:
                 or t - tr.settled_since < RECHECK_S:
             return
         tr.rechecked = True
-        readings = self._with_hints(tr)  # (as its name was chosen, were it an unread play's)
+        # (as its name was chosen, were it an unread play's)
+        self._rename_by_votes(tr, self._with_hints(tr), out)
+
+    def _weigh_echoes(self, out: list[Event]) -> None:
+        """The trick on the table is being gathered: each of its plays whose votes, with those
+        of the second boxes on it (`with_echoes`), favour another card not played
+        (RECHECK_SHARE of them) is renamed, in doubt."""
+        for tr in [o for o in self.tracks if o.state == "played" and o.echoes
+                   and not o.hinted and o.zone in _SEATS]:
+            self._rename_by_votes(tr, with_echoes(tr), out)
+
+    def _rename_by_votes(self, tr: CardTrack, readings: list[tuple[str, float]],
+                         out: list[Event]) -> None:
         top, share = readings[0]
         index = self.view.play_of(tr.card)
         if top == tr.card or share < RECHECK_SHARE or index is None \

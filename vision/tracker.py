@@ -233,10 +233,13 @@ class TableTracker(Gathering, ReadingFixes, TurnOrder):
         for tr in self.tracks:
             if tr.state != "candidate" or tr.box is None or t - tr.last_seen > s.forget_s:
                 continue
-            if any(tr.echo_of(o, strict=full) for o in seen) \
-                    or any(tr.echo_of(o) for o in unseen):
+            host = next((o for o in seen if tr.echo_of(o, strict=full)), None) \
+                or next((o for o in unseen if tr.echo_of(o)), None)
+            if host is not None:
                 # Named, it keeps the frames that read it alike (`match_tracks`): one object.
                 tr.state, tr.held, tr.card = "ignored", False, tr.readings()[0][0]
+                if host.zone == tr.zone:
+                    host.echoes.append(tr)
 
     def _found_again(self, tr: CardTrack) -> None:
         """A new track where a card of the same name was lost a moment ago (under a hand for

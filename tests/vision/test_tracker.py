@@ -1796,6 +1796,42 @@ def test_a_card_recorded_surely_is_renamed_when_its_own_votes_come_to_say_anothe
     assert tr.view.plays == [("N", "9C")]
 
 
+@pytest.mark.parametrize(("read", "renamed"), [(2.0, True), (0.3, False)])
+def test_a_card_read_as_another_in_a_second_box_is_renamed_when_its_trick_is_gathered(
+        read: float, renamed: bool) -> None:
+    # Seed 2053 deal 13: under the hand, S's 9C read 8C in one box (4 frames); a second box
+    # on it, a little aside, then read 9C for good, set aside as an echo, and the first box
+    # went unread. Read 8C, W's KC won the trick and W seemed to lead the next.
+    tr = started("E", {"taker": "N", "bid": 80, "trump": "C"})  # N leads, then W, S, E
+    first = [("N", "7C"), ("W", "KC")]
+    events, t = _one_by_one(tr, first)
+    x, y = SPOT["S"]
+    under = det("8C", "S", 0.75, [("7C", 0.1)])
+    second = det("9C", (x + 4, y + 6), 0.66, [("8C", 0.05)])
+    lying = _trick(dict(first))
+    ev, t = run(tr, lambda t: [*lying(t), under], t0=t, seconds=0.5)
+    events += ev
+    ev, t = run(tr, lambda t: [*lying(t), under, second], t0=t, seconds=0.1)
+    events += ev
+    ev, t = run(tr, lambda t: [*lying(t), second], t0=t, seconds=read)
+    events += ev
+    ev, t = run(tr, lying, t0=t, seconds=2.0 - read)  # (a shadow over it: neither box read)
+    events += ev
+    ev, t = run(tr, lambda t: [*lying(t), det("7H", "E")], t0=t, seconds=1.0)
+    events += ev
+    assert plays(events) == [*first, ("S", "8C"), ("E", "7H")]  # (not renamed 1.5 s after)
+    ev, _ = run(tr, lambda t: [], t0=t, seconds=1.0)  # swept
+    assert kinds(ev)[-1] == "trick_gathered"
+    fixes = [fixed(e) for e in ev if e["type"] == "correction"]
+    if not renamed:  # the second box read 9C in 4 frames: under 60% of the votes, the name stands
+        assert fixes == [] and tr.view.leaders() == {"W"}
+        return
+    # Both boxes' votes: 9C 0.66 in 21 frames, 8C 0.75 in 6. Renamed, in doubt, as the trick
+    # is gathered: S won it.
+    assert fixes == [{"play": 2, "card": "9C", "before": "8C", "uncertain": True}]
+    assert tr.view.plays[2] == ("S", "9C") and tr.view.leaders() == {"S"}
+
+
 def test_a_card_of_an_incomplete_trick_seen_only_as_an_unnamed_box_is_not_swept() -> None:
     from vision.detections import UNNAMED
 
