@@ -22,17 +22,19 @@ from vision.deal_view import DealView
 FAINT_SHARE = 0.05
 
 
-def trick_won_by(view: DealView, tracks: Sequence[CardTrack],
-                 seat: str) -> tuple[int, str, CardTrack] | None:
+def trick_won_by(view: DealView, tracks: Sequence[CardTrack], seat: str,
+                 lying: frozenset[str] = frozenset()) -> tuple[int, str, CardTrack] | None:
     """The likeliest other reading of a card of the last trick gathered (a card not played
     elsewhere, with FAINT_SHARE of its votes) that lets `seat` lead now: (play, card, track), or
     None when there is none or two tie. When several would, the seats' order is worth more
     than which card was misread (a later sighting of either may still correct it: set 2045,
     readings of 0.36 and 0.32 each made the same seat the winner; taking neither shifted four
-    plays out of turn)."""
+    plays out of turn). Never a card of the next trick read surely lying there (`lying`: seed
+    2056, E's KS led the next trick; the last trick's KC read KS again was no other reading)."""
     found = sorted(((dict(track.readings())[other], index, other, track)
                     for index, other, track in _other_readings(view, tracks)
-                    if seat in (view.leaders_if(index, other) or ())), key=lambda f: -f[0])
+                    if other not in lying and seat in (view.leaders_if(index, other) or ())),
+                   key=lambda f: -f[0])
     if not found or (len(found) > 1 and found[0][0] == found[1][0]):
         return None
     return found[0][1:]

@@ -120,7 +120,9 @@ class ReadingFixes:
                 and not self._first_alone(first, leaders, lying):
             return
         self._mend_tried.add((view.gathered, first.first_seen))
-        self._correct(trick_won_by(view, self.tracks, first.zone), out)
+        sure = frozenset(o.readings()[0][0] for o in lying
+                         if o.read_surely(self.settings.sure_conf))
+        self._correct(trick_won_by(view, self.tracks, first.zone, sure), out)
 
     def _first_alone(self, first: CardTrack, leaders: set[str],
                      lying: Sequence[CardTrack]) -> bool:

@@ -1846,6 +1846,25 @@ def test_a_card_of_an_incomplete_trick_seen_only_as_an_unnamed_box_is_not_swept(
     assert tr.view.plays == [("S", "QH"), ("E", None), ("N", "TH")]
 
 
+def test_the_next_lead_read_surely_is_no_other_reading_of_the_trick_before() -> None:
+    # Seed 2056 deal 10: S's QC read QS in doubt, E's KC read KS (KC 21%). E's real KS, leading
+    # the next trick, renamed E's play KC (seen twice); S then seemed to win, so E's lead was
+    # held. Of the other readings that let E win, KS (E's own play, 79%) was taken back, so the
+    # KS lying there was seen twice again; the QC (20%) is the one left.
+    tr = started("W", {"taker": "W", "bid": 80, "trump": "D"})  # S leads, then E, N, W
+    cards = [det("QS", "S", 0.55, [("QC", 0.2)]), det("KS", "E", 0.77, [("KC", 0.21)]),
+             det("8C", "N"), det("7C", "W")]
+    t = 0.0
+    for k in range(4):
+        _, t = run(tr, lambda t, k=k: cards[:k + 1], t0=t, seconds=0.8)
+    _, t = run(tr, lambda t: [], t0=t, seconds=1.0)  # swept
+    assert tr.view.plays == [("S", "QS"), ("E", "KS"), ("N", "8C"), ("W", "7C")]
+    _, t = run(tr, lambda t: [det("KS", "E", 0.99)], t0=t, seconds=1.0)
+    _, t = run(tr, lambda t: [det("KS", "E", 0.99), det("AS", "N")], t0=t, seconds=1.0)
+    assert tr.view.plays == [("S", "QC"), ("E", "KC"), ("N", "8C"), ("W", "7C"),
+                             ("E", "KS"), ("N", "AS")]
+
+
 @pytest.mark.parametrize("share", [0.07, 0.03])
 def test_a_faint_other_reading_of_the_trick_before_waits_for_the_missing_leader(share) -> None:
     # Set 2040 deal 2: N's 9D read 7D (9D 8% of its votes), so E seemed to win trick 0. N led
