@@ -29,8 +29,9 @@ def trick_won_by(view: DealView, tracks: Sequence[CardTrack], seat: str,
     None when there is none or two tie. When several would, the seats' order is worth more
     than which card was misread (a later sighting of either may still correct it: set 2045,
     readings of 0.36 and 0.32 each made the same seat the winner; taking neither shifted four
-    plays out of turn). Never a card of the next trick read surely lying there (`lying`: seed
-    2056, E's KS led the next trick; the last trick's KC read KS again was no other reading)."""
+    plays out of turn). Never a card read surely lying there for the next trick (`lying`: seed
+    2056, E's KS lay leading it; giving E's play of the last trick back its misreading KS, so
+    that E won, only made that KS seen twice again)."""
     found = sorted(((dict(track.readings())[other], index, other, track)
                     for index, other, track in _other_readings(view, tracks)
                     if other not in lying and seat in (view.leaders_if(index, other) or ())),
