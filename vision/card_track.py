@@ -189,11 +189,7 @@ def with_echoes(played: CardTrack) -> list[tuple[str, float]]:
     """`played`'s readings with the votes of its echoes, the second boxes on it in front of its
     seat: one card read in two boxes, the second often the one the detector reads it in (seed
     2053: a 9C read 8C in 4 frames under the hand, then 9C in 66 frames of a second box)."""
-    votes = dict(played.votes)
-    for echo in played.echoes:
-        for card, v in echo.votes.items():
-            votes[card] = votes.get(card, 0.0) + v
-    return by_share(votes)
+    return by_share(played.votes, *(echo.votes for echo in played.echoes))
 
 
 def track_of(tracks: Sequence[CardTrack], card: str) -> CardTrack | None:
@@ -202,7 +198,14 @@ def track_of(tracks: Sequence[CardTrack], card: str) -> CardTrack | None:
                 None)
 
 
-def by_share(votes: Mapping[str, float]) -> list[tuple[str, float]]:
-    """Card names by their share of `votes`, best first."""
+def by_share(*tallies: Mapping[str, float]) -> list[tuple[str, float]]:
+    """Card names by their share of the votes of `tallies` together, best first."""
+    votes = tallies[0]  # (one tally, a track's own votes, read every frame: not copied)
+    if len(tallies) > 1:
+        summed: dict[str, float] = {}
+        for tally in tallies:
+            for card, v in tally.items():
+                summed[card] = summed.get(card, 0.0) + v
+        votes = summed
     total = sum(votes.values()) or 1.0
     return sorted(((c, v / total) for c, v in votes.items()), key=lambda cv: -cv[1])

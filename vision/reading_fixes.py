@@ -220,10 +220,7 @@ class ReadingFixes:
             return readings
         if tr.read_surely(self.settings.sure_conf) or sum(hints.values()) <= sum(tr.votes.values()):
             return readings
-        votes = dict(tr.votes)
-        for card, v in hints.items():
-            votes[card] = votes.get(card, 0.0) + v
-        return by_share(votes)
+        return by_share(tr.votes, hints)
 
     def _note_hints(self, zoned: Sequence[tuple[Detection, str]]) -> None:
         """Weak readings (unnamed boxes with readings) in front of a seat count for its card in
