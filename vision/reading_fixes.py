@@ -26,6 +26,7 @@ from vision.seen_twice import card_seen_twice, recorded_twice
 from vision.swaps import (
     SURE_SHARE,
     SURE_VOTES,
+    WEAK_FAVOUR,
     breaks_no_more,
     dealt_otherwise,
     favoured_over,
@@ -341,13 +342,14 @@ class ReadingFixes:
         """Name unread play `index` (`named` by the rules as `deduced`, like every unread play)
         the card its weak readings favour most, renaming the plays of `swap_chain`, when the
         pictures' odds favour that (`outweighs`) and it breaks no more rules (the card they
-        favour most of those some renaming could give it; a card they favour less must break
-        fewer): the renamed
+        favour most of those some renaming could give it; a card they favour less, or favour
+        over the deduced one by less than SWAP_FAVOUR, must break fewer): the renamed
         plays are written in as uncertain corrections (the referee checks them) and
         `named[index]` is changed; the caller writes in the unread play."""
         view = self.view
         favoured = favoured_over(hints, deduced)
-        if not favoured:
+        weakly = [c for c in favoured_over(hints, deduced, WEAK_FAVOUR) if c not in favoured]
+        if not favoured and not weakly:
             return False
         filled = [(seat, card or named.get(i)) for i, (seat, card) in enumerate(view.plays)]
         if any(card is None for _seat, card in filled):
@@ -357,7 +359,9 @@ class ReadingFixes:
             return False
         total = sum(hints.values())
         most_favoured = True  # (of the cards some renaming could give it)
-        for card_favoured in favoured:
+        for card_favoured in favoured + weakly:
+            if card_favoured in weakly:
+                most_favoured = False  # (favoured weakly: it must break fewer rules)
             swapped = swap_chain(view, self.tracks, index, deduced, card_favoured)
             chains = [swapped] if swapped is not None and outweighs(
                 view, self.tracks, swapped, hints, deduced) else []

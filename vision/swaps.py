@@ -20,6 +20,11 @@ from vision.deal_view import HINT_MARGIN, DealView
 # An unread card deduced at the deal's end whose weak readings favour a card recorded elsewhere
 # this many times over the deduced one: that play may be the misread (`swap_chain`).
 SWAP_FAVOUR = 3.0
+# ... or by less, yet more than the deduced one, when the renamings break fewer rules: the rules
+# judge between two pictures that nearly agree (seed 2058: W's QC read QS 0.69, QC 0.31, and S's
+# unread QS read weakly QS 2.3 times as often as QC; read so, S trumped and won the trick that
+# S then led, where the record had W win it and S lead out of turn).
+WEAK_FAVOUR = 1.0
 FAVOURED_SHARE = 0.1  # ... and with this share of those readings' votes at least
 SWAP_SHARE = 0.05  # ... a play may take another reading with this share of its votes
 SWAP_DEPTH = 3
@@ -88,12 +93,14 @@ def outweighs(view: DealView, tracks: Sequence[CardTrack], chain: list[tuple[int
     return odds > 1.0
 
 
-def favoured_over(hints: Mapping[str, float], deduced: str) -> list[str]:
-    """The cards the weak readings of an unread play favour SWAP_FAVOUR times over `deduced`,
-    each with FAVOURED_SHARE of their votes at least, the most favoured first."""
-    floor = max(SWAP_FAVOUR * hints.get(deduced, 0.0), FAVOURED_SHARE * sum(hints.values()))
+def favoured_over(hints: Mapping[str, float], deduced: str,
+                  factor: float = SWAP_FAVOUR) -> list[str]:
+    """The cards the weak readings of an unread play favour `factor` times over `deduced` (and
+    more than it), each with FAVOURED_SHARE of their votes at least, the most favoured first."""
+    own = hints.get(deduced, 0.0)
+    floor = max(factor * own, FAVOURED_SHARE * sum(hints.values()))
     return [c for c, votes in sorted(hints.items(), key=lambda kv: -kv[1])
-            if c != deduced and votes > 0 and votes >= floor]
+            if c != deduced and votes > own and votes >= floor]
 
 
 def breaks_no_more(view: DealView, filled: list[tuple[str, str | None]],

@@ -1198,6 +1198,32 @@ def test_an_unread_card_whose_picture_reads_a_card_misread_elsewhere_takes_it(
     assert _with_fixes(events, 28) == last and "deal_over" in kinds(events)
 
 
+@pytest.mark.parametrize("favour", [2.5, 1.8, 0.8])
+def test_a_weaker_picture_takes_a_card_misread_elsewhere_when_the_rules_side_with_it(
+        favour) -> None:
+    from vision.detections import UNNAMED
+
+    tr, last = _seven_tricks_logged(2)
+    assert last == [("E", "9H"), ("N", "KC"), ("W", "9S"), ("S", "TC")]
+    # E's 9H is read 9S (9H its second reading); W's 9S is only read too weakly to name, 9S
+    # `favour` times as often as 9H. By the cards left W's card is 9H, but E holding 9S and W
+    # 9H breaks two rules earlier in the deal, the true way round none: 2.5 times as often is
+    # enough then (the odds of E's picture, 0.3 / 0.6, times W's, 2.5, favour the swap); not
+    # 1.8 (those odds favour E's reading), nor less than once.
+    weak = det(UNNAMED, "W", 0.0, (("9S", 0.1 * favour), ("9H", 0.1)))
+    first = lambda t: [det("9S", "E", 0.6, [("9H", 0.3)]), det("KC", "N")]  # noqa: E731
+    events = _last_trick_swept(tr, first, [weak, det("TC", "S")])
+    assert plays(events) == [("E", "9S"), ("N", "KC"), ("W", None), ("S", "TC")]
+    fixes = [fixed(e) for e in events if e["type"] == "correction"]
+    if favour < 2.0:
+        assert [(f["play"], f["card"], f["before"]) for f in fixes] == [(30, "9H", None)]
+        return
+    assert fixes == [{"play": 28, "card": "9H", "before": "9S", "uncertain": True},
+                     {"play": 30, "card": "9S", "before": None, "deduced": True,
+                      "uncertain": True}]
+    assert _with_fixes(events, 28) == last and "deal_over" in kinds(events)
+
+
 def test_a_card_named_among_the_rules_ties_may_take_a_card_misread_elsewhere() -> None:
     from vision.detections import UNNAMED
 
