@@ -26,12 +26,13 @@ from vision.seen_twice import card_seen_twice, recorded_twice
 from vision.swaps import (
     SURE_SHARE,
     SURE_VOTES,
+    SWAP_FAVOUR,
     WEAK_FAVOUR,
     breaks_no_more,
     dealt_otherwise,
     favoured_over,
     given_up,
-    outweighs,
+    picture_odds,
     swap_chain,
 )
 
@@ -341,9 +342,10 @@ class ReadingFixes:
               named: dict[int, str], out: list[Event]) -> bool:
         """Name unread play `index` (`named` by the rules as `deduced`, like every unread play)
         the card its weak readings favour most, renaming the plays of `swap_chain`, when the
-        pictures' odds favour that (`outweighs`) and it breaks no more rules (the card they
-        favour most of those some renaming could give it; a card they favour less, or favour
-        over the deduced one by less than SWAP_FAVOUR, must break fewer): the renamed
+        pictures' odds favour that (`picture_odds`) and it breaks no more rules (the card they
+        favour most of those some renaming could give it; a card they favour less must break
+        fewer, and so must one they favour over the deduced one by less than SWAP_FAVOUR unless
+        both pictures' odds do): the renamed
         plays are written in as uncertain corrections (the referee checks them) and
         `named[index]` is changed; the caller writes in the unread play."""
         view = self.view
@@ -360,16 +362,17 @@ class ReadingFixes:
         total = sum(hints.values())
         most_favoured = True  # (of the cards some renaming could give it)
         for card_favoured in favoured + weakly:
-            if card_favoured in weakly:
-                most_favoured = False  # (favoured weakly: it must break fewer rules)
             swapped = swap_chain(view, self.tracks, index, deduced, card_favoured)
-            chains = [swapped] if swapped is not None and outweighs(
-                view, self.tracks, swapped, hints, deduced) else []
+            odds = 0.0 if swapped is None else picture_odds(view, self.tracks, swapped, hints,
+                                                            deduced)
+            chains = [swapped] if swapped is not None and odds > 1.0 else []
             votes = hints[card_favoured]
             if votes >= SURE_VOTES and votes >= SURE_SHARE * total:
                 chains.append(given_up(view, self.tracks, index, deduced, card_favoured))
+            # (favoured weakly, it must break fewer rules unless both pictures favour it)
+            ties = most_favoured and (card_favoured in favoured or odds >= SWAP_FAVOUR)
             chain = next((c for c in chains if c is not None
-                          and breaks_no_more(view, filled, c, before, most_favoured)), None)
+                          and breaks_no_more(view, filled, c, before, ties)), None)
             if chain is not None:
                 break
             most_favoured = most_favoured and swapped is None and not any(chains)

@@ -4,7 +4,7 @@ An unread play is deduced from the rest of the deal (`engine.deduce`), yet its w
 its plain readings of a card recorded elsewhere) may clearly favour a card recorded at another
 play: that play may be the misread one. These functions find the renamings that would give the
 unread play that card (`swap_chain`, `given_up`) and judge them by the odds the pictures give
-(`outweighs`) and by the rules (`breaks_no_more`);
+(`picture_odds`) and by the rules (`breaks_no_more`);
 `ReadingFixes._swap` writes them in. Likewise the rules may deal the unread cards out among the
 unread plays one way while their weak readings clearly say another (`dealt_otherwise`).
 """
@@ -23,7 +23,10 @@ SWAP_FAVOUR = 3.0
 # ... or by less, yet more than the deduced one, when the renamings break fewer rules: the rules
 # judge between two pictures that nearly agree (seed 2058: W's QC read QS 0.69, QC 0.31, and S's
 # unread QS read weakly QS 2.3 times as often as QC; read so, S trumped and won the trick that
-# S then led, where the record had W win it and S lead out of turn).
+# S then led, where the record had W win it and S lead out of turn); or no more rules when both
+# pictures together favour the renamings SWAP_FAVOUR times (seed 2059: N's 9C, recorded 8C from
+# its first frames, read 9C 5.8 times as often as 8C in all; W's unread 8C read 8C twice as
+# often as 9C).
 WEAK_FAVOUR = 1.0
 FAVOURED_SHARE = 0.1  # ... and with this share of those readings' votes at least
 SWAP_SHARE = 0.05  # ... a play may take another reading with this share of its votes
@@ -77,11 +80,11 @@ def given_up(view: DealView, tracks: Sequence[CardTrack], index: int, deduced: s
     return [(index, favoured), (where, deduced)]
 
 
-def outweighs(view: DealView, tracks: Sequence[CardTrack], chain: list[tuple[int, str]],
-              hints: Mapping[str, float], deduced: str) -> bool:
-    """Whether the renamings `chain` are the likelier story by the pictures: the odds the
-    unread play's weak readings give its new card over `deduced`, times each renamed play's
-    own odds of its new card over its old one, above one (seed 2047: a 9C read plainly,
+def picture_odds(view: DealView, tracks: Sequence[CardTrack], chain: list[tuple[int, str]],
+                 hints: Mapping[str, float], deduced: str) -> float:
+    """How many times the pictures favour the renamings `chain`: the odds the unread play's
+    weak readings give its new card over `deduced`, times each renamed play's own odds of its
+    new card over its old one; above one, the likelier story (seed 2047: a 9C read plainly,
     8C at 6% of its votes, is not renamed 8C because an unread 8C read weakly as 9C 3.6 times
     as often as 8C)."""
     odds = hints.get(chain[0][1], 0.0) / max(hints.get(deduced, 0.0), 1e-9)
@@ -90,7 +93,7 @@ def outweighs(view: DealView, tracks: Sequence[CardTrack], chain: list[tuple[int
         track = track_of(tracks, old or "")
         if track is not None:
             odds *= track.odds(card, old or "")
-    return odds > 1.0
+    return odds
 
 
 def favoured_over(hints: Mapping[str, float], deduced: str,

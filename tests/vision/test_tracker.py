@@ -1224,6 +1224,37 @@ def test_a_weaker_picture_takes_a_card_misread_elsewhere_when_the_rules_side_wit
     assert _with_fixes(events, 28) == last and "deal_over" in kinds(events)
 
 
+@pytest.mark.parametrize("later", [0.8, 0.6])
+def test_an_unread_card_takes_a_card_misread_elsewhere_when_both_pictures_favour_it(
+        later) -> None:
+    from vision.detections import UNNAMED
+
+    tr, last = _seven_tricks_logged(2)
+    assert last == [("E", "9H"), ("N", "KC"), ("W", "9S"), ("S", "TC")]
+    # N's KC reads 9S (KC 0.3) as it is recorded, then KC at `later` (9S 0.1) until the trick
+    # is swept; W's 9S is read only weakly, 9S twice as often as KC. The rules break no more
+    # either way round, and W's picture alone favours 9S only twice: the swap needs N's picture
+    # too: its votes, KC 1.7 times 9S (read 0.8 later), make 3.4 times in all, enough; KC 1.4
+    # times 9S (0.6), 2.7 times, not.
+    weak = det(UNNAMED, "W", 0.0, (("9S", 0.2), ("KC", 0.1)))
+
+    def first(t: float) -> list[Detection]:
+        n_card = det("9S", "N", 0.6, [("KC", 0.3)]) if t < 1.5 else \
+            det("KC", "N", later, [("9S", 0.1)])
+        return [det("9H", "E"), n_card]
+
+    events = _last_trick_swept(tr, first, [weak, det("TC", "S")])
+    assert plays(events) == [("E", "9H"), ("N", "9S"), ("W", None), ("S", "TC")]
+    fixes = [fixed(e) for e in events if e["type"] == "correction"]
+    if later < 0.8:
+        assert fixes == [{"play": 30, "card": "KC", "before": None, "deduced": True}]
+        return
+    assert fixes == [{"play": 29, "card": "KC", "before": "9S", "uncertain": True},
+                     {"play": 30, "card": "9S", "before": None, "deduced": True,
+                      "uncertain": True}]
+    assert _with_fixes(events, 28) == last
+
+
 def test_a_card_named_among_the_rules_ties_may_take_a_card_misread_elsewhere() -> None:
     from vision.detections import UNNAMED
 
