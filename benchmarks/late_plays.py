@@ -23,9 +23,10 @@ SEEN_LATE = 0.3  # first seen this long after settling: boxed late
 SURE_CONF = 0.6
 
 
-def late_plays(folder: Path) -> list[tuple[str, str, int, float]]:
-    """(cause, deal, play, latency) for each right play of `folder` recorded late."""
-    found = []
+def late_plays(folder: Path) -> tuple[int, list[tuple[str, str, int, float]]]:
+    """The right plays of `folder`: how many, and (cause, deal, play, latency) for each one
+    recorded late."""
+    found, right = [], 0
     for truth_path in sorted(folder.glob("deal_[0-9][0-9][0-9].json")):
         result_path = truth_path.with_suffix(".replay.json")
         if not result_path.exists():
@@ -39,6 +40,7 @@ def late_plays(folder: Path) -> list[tuple[str, str, int, float]]:
         for i, (true_play, play) in enumerate(zip(truth["plays"], plays, strict=False)):
             if [play["seat"], play["card"]] != list(true_play):
                 continue
+            right += 1
             latency = float(play["t"]) - settled[i]
             if latency <= LATE:
                 continue
@@ -58,7 +60,7 @@ def late_plays(folder: Path) -> list[tuple[str, str, int, float]]:
             else:
                 cause = "other wait (name share, turn)"
             found.append((cause, truth_path.stem, i, latency))
-    return found
+    return right, found
 
 
 def main() -> None:
@@ -70,14 +72,9 @@ def main() -> None:
     for folder in args.folders:
         if not folder.is_dir():
             parser.error(f"{folder}: not a folder")
-        rows += [(folder.name, *row) for row in late_plays(folder)]
-        for truth_path in folder.glob("deal_[0-9][0-9][0-9].json"):
-            result_path = truth_path.with_suffix(".replay.json")
-            if result_path.exists():
-                truth = json.loads(truth_path.read_text())["plays"]
-                seen = json.loads(result_path.read_text())["plays"]
-                right += sum(1 for t, p in zip(truth, seen, strict=False)
-                             if [p["seat"], p["card"]] == list(t))
+        folder_right, late = late_plays(folder)
+        right += folder_right
+        rows += [(folder.name, *row) for row in late]
     if args.list:
         for folder, cause, deal, play, latency in rows:
             print(f"{folder} {deal} play {play:2d}: {latency:6.2f} s  {cause}")

@@ -349,9 +349,9 @@ class ReadingFixes:
         plays are written in as uncertain corrections (the referee checks them) and
         `named[index]` is changed; the caller writes in the unread play."""
         view = self.view
-        favoured = favoured_over(hints, deduced)
-        weakly = [c for c in favoured_over(hints, deduced, WEAK_FAVOUR) if c not in favoured]
-        if not favoured and not weakly:
+        favoured = favoured_over(hints, deduced, WEAK_FAVOUR)  # (the clearly favoured first)
+        clearly = set(favoured_over(hints, deduced))
+        if not favoured:
             return False
         filled = [(seat, card or named.get(i)) for i, (seat, card) in enumerate(view.plays)]
         if any(card is None for _seat, card in filled):
@@ -361,7 +361,7 @@ class ReadingFixes:
             return False
         total = sum(hints.values())
         most_favoured = True  # (of the cards some renaming could give it)
-        for card_favoured in favoured + weakly:
+        for card_favoured in favoured:
             swapped = swap_chain(view, self.tracks, index, deduced, card_favoured)
             odds = 0.0 if swapped is None else picture_odds(view, self.tracks, swapped, hints,
                                                             deduced)
@@ -370,7 +370,7 @@ class ReadingFixes:
             if votes >= SURE_VOTES and votes >= SURE_SHARE * total:
                 chains.append(given_up(view, self.tracks, index, deduced, card_favoured))
             # (favoured weakly, it must break fewer rules unless both pictures favour it)
-            ties = most_favoured and (card_favoured in favoured or odds >= SWAP_FAVOUR)
+            ties = most_favoured and (card_favoured in clearly or odds >= SWAP_FAVOUR)
             chain = next((c for c in chains if c is not None
                           and breaks_no_more(view, filled, c, before, ties)), None)
             if chain is not None:
