@@ -59,10 +59,13 @@ def match_tracks(tracks: Sequence[CardTrack], seen: Sequence[tuple[Detection, st
                     and tr.card not in {c for c, _ in d.alternatives}:
                 continue  # a confident new name a little aside: another card put down
             if _near(d, tr, s.match):
-                pairs.append((apart, i, tr))
+                # A played card read by its own name is that card, before a nearer box read
+                # otherwise (a hand's edge beside it): seed 2063 deal 18, where the played 9S
+                # followed such a box away and its own box became a new card.
+                pairs.append((not (tr.state == "played" and d.card == tr.card), apart, i, tr))
     used_d: set[int] = set()
     used_t: set[int] = set()
-    for _dist, i, tr in sorted(pairs, key=lambda p: p[0]):
+    for _named, _dist, i, tr in sorted(pairs, key=lambda p: p[:2]):
         if i in used_d or id(tr) in used_t:
             continue
         used_d.add(i)

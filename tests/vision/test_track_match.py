@@ -1,0 +1,44 @@
+"""Frame-to-frame association (`vision.track_match`) on hand-made frames."""
+
+from __future__ import annotations
+
+from vision.card_track import CardTrack
+from vision.detections import Detection
+from vision.track_match import match_tracks
+from vision.tracker import TrackerSettings
+
+
+def box(x: float, y: float) -> tuple[float, float, float, float]:
+    return (x - 28.5, y - 44, x + 28.5, y + 44)
+
+
+def played(card: str, where: tuple[float, float], frames: int = 10) -> CardTrack:
+    """A card read `frames` times where it lies, then recorded."""
+    tr = CardTrack(None, "N", 0.0, 0.0, anchor=where)
+    for i in range(frames):
+        tr.see(i / 10, Detection(card, 0.6, box(*where)), "N", TrackerSettings().settle)
+    tr.state, tr.card = "played", card
+    return tr
+
+
+def test_a_played_card_keeps_its_own_box_before_a_nearer_one_read_otherwise() -> None:
+    # Seed 2063 deal 18: a hand's edge over N's 9S gave one box a little aside; the next frame,
+    # the 9S was read where it lies and a box read 7S (weakly) lay nearer that aside one.
+    nine = played("9S", (400, 315))
+    s = TrackerSettings()
+    nine.see(1.0, Detection("9S", 0.6, box(397, 330)), "N", s.settle)
+    edge = Detection("7S", 0.54, box(395, 333))
+    own = Detection("9S", 0.58, box(400, 315))
+    new = match_tracks([nine], [(edge, "N"), (own, "N")], 1.1, s, trick_full=False)
+    assert nine.box == own.box and nine.last_seen == 1.1
+    assert [tr.box for tr in new] == [edge.box]  # the edge is a track of its own
+
+
+def test_otherwise_the_nearest_box_joins_the_track() -> None:
+    nine = played("9S", (400, 315))
+    s = TrackerSettings()
+    near = Detection("8S", 0.5, box(402, 318))  # read otherwise, but right where it lies
+    far = Detection("KD", 0.5, box(420, 340))
+    new = match_tracks([nine], [(far, "N"), (near, "N")], 1.1, s, trick_full=False)
+    assert nine.box == near.box
+    assert [tr.box for tr in new] == [far.box]
