@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from vision.card_track import CardTrack
 from vision.deal_view import DealView
+from vision.felt_marks import FeltMarks
 from vision.geometry import TRICK
 from vision.leads import leader_in_doubt, seats_in_turn
 
@@ -43,6 +44,7 @@ class Gathering:
     tracks: list[CardTrack]
     settings: Any
     _glimpsed: dict[str, float]
+    _felt_marks: FeltMarks
     _now: float
 
     if TYPE_CHECKING:  # provided by TableTracker and ReadingFixes
@@ -237,6 +239,7 @@ class Gathering:
         seen = any(tr.state == "played" and tr.box is not None for tr in self.tracks)
         self._emit(out, "trick_gathered", {"t": round(self._now, 3)})
         self._glimpsed = {}
+        self._felt_marks.swept()
         for tr in self.tracks:
             if tr.state == "played":
                 tr.state = "gathered"

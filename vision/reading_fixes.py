@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from vision.card_track import DOUBTED_SHARE, CardTrack, by_share, track_of, with_echoes
 from vision.deal_view import DealView
 from vision.detections import UNNAMED, Detection, iou
+from vision.felt_marks import FeltMarks
 from vision.leads import in_turn_from, seats_in_turn, trick_won_by
 from vision.seen_twice import card_seen_twice, recorded_twice
 from vision.swaps import (
@@ -64,6 +65,7 @@ class ReadingFixes:
     _early: dict[int, str]  # unread plays named from weak readings (`_name_early`)
     _early_fit: dict[tuple[int, int, int], set[str] | None]
     _glimpsed: dict[str, float]
+    _felt_marks: FeltMarks
     _now: float
 
     if TYPE_CHECKING:  # provided by TableTracker
@@ -234,7 +236,12 @@ class ReadingFixes:
             if zone not in _SEATS:
                 continue
             if d.card == UNNAMED and d.alternatives:
-                self._glimpsed.setdefault(zone, self._now)
+                if len(self.view.trick_plays) >= 4:  # the whole trick lies there
+                    if (zone, None) not in self.view.trick_plays:  # (not the unread card)
+                        self._felt_marks.note(d.box, [tr.box for tr in self.tracks
+                                                      if tr.state == "played" and tr.box])
+                elif not self._felt_marks.covers(d.box):
+                    self._glimpsed.setdefault(zone, self._now)
                 votes = self._hints.setdefault((self.view.gathered, zone), {})
                 for card, p in d.alternatives:
                     votes[card] = votes.get(card, 0.0) + float(p)

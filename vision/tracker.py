@@ -30,6 +30,7 @@ from typing import Any
 from vision.card_track import DOUBTED_SHARE, CardTrack, count_since, dist
 from vision.deal_view import DealView
 from vision.detections import Detection
+from vision.felt_marks import FeltMarks
 from vision.gathering import Gathering
 from vision.geometry import OUTSIDE, TRICK, TableGeometry
 from vision.reading_fixes import ReadingFixes
@@ -97,6 +98,7 @@ class TableTracker(Gathering, ReadingFixes, TurnOrder):
         self._mend_tried: set[tuple[int, float]] = set()  # (trick, first card's landing)
         self._lost: list[CardTrack] = []  # candidates gone from sight lately (`_found_again`)
         self._glimpsed: dict[str, float] = {}  # zone: first candidate there since the last sweep
+        self._felt_marks = FeltMarks()  # weak boxes of the felt itself, not glimpses
         self._sizes: deque[float] = deque(maxlen=32)  # long sides of the last cards played
         self._card_size: float | None = None  # their median, once 4 are known (`_too_small`)
         # (trick, seat): {card: summed probability} of boxes read too weakly to name there

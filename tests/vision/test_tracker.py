@@ -979,6 +979,23 @@ def test_a_lone_card_two_seats_after_the_leader_corrects_the_trick_before(glimps
     assert plays(ev) == [("S", "7C")] and ev[1]["data"]["t"] - (t - 1.0) <= 0.3 + 0.15
 
 
+def test_a_mark_of_the_felt_read_weakly_in_the_leaders_place_is_no_glimpse() -> None:
+    from vision.detections import UNNAMED
+
+    # Seed 2062 deal 4: the felt itself reads weakly as a card beside each seat's place, every
+    # frame. Seen while the whole trick lay there, clear of its cards, it is a mark of the felt:
+    # after the sweep it says nothing about who put a card down first.
+    tr = started("E", {"taker": "N", "bid": 80, "trump": "S"})
+    x, y = SPOT["N"]
+    mark = Detection(UNNAMED, 0.0, (x + 42, y - 59, x + 99, y + 29), (("KS", 0.4),))
+    update = tr.update
+    tr.update = lambda t, found: update(t, [*found, mark])  # type: ignore[method-assign]
+    _, t = _misread_first_trick(tr, rest=(("W", "8D"), ("S", "KD"), ("E", "9D")))
+    ev, t = run(tr, _trick({"S": "7C"}), t0=t, seconds=1.0)
+    assert kinds(ev) == ["correction", "card_played"]  # as with nothing in N's place
+    assert fixed(ev[0]) == {"play": 0, "card": "QD", "before": "QH"}
+
+
 @pytest.mark.parametrize("rival", [0.35, 0.1])
 def test_a_card_read_twice_corrects_whichever_reading_has_the_stronger_contender(
         rival: float) -> None:
