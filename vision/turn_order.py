@@ -40,6 +40,8 @@ class TurnOrder:
         s = self.settings
         if self._too_small(tr):
             return True  # (until it shows whole, if it is a card a hand half covers)
+        if moved_away(tr, self.tracks, t, s):
+            return True  # (forgotten once out of sight forget_s: it lies elsewhere now)
         waited = t - tr.settled_since - s.steady_s
         view = self.view
         turn = view.turn
@@ -118,3 +120,16 @@ class TurnOrder:
                 if readings[0][0] != o.card or readings[0][1] < 0.6:
                     return False
         return True
+
+
+def moved_away(tr: CardTrack, tracks: list[CardTrack], t: float, s: Any) -> bool:
+    """Whether candidate `tr`, out of sight now, is read surely in another place, where it was
+    first seen after `tr` was last seen and is seen still (within `s.forget_s`): one card (a
+    deck holds one of each), carried on. Seed 2064 deal 1: E's AC, a moment still at the felt's
+    edge in S's place on its way, was recorded as S's card (S's own was read only in doubt)."""
+    if tr.last_seen >= t:
+        return False
+    name = tr.readings()[0][0]
+    return any(o is not tr and o.zone != tr.zone and t - o.last_seen <= s.forget_s
+               and o.first_seen > tr.last_seen and o.readings()[0][0] == name
+               and o.read_surely(s.sure_conf) for o in tracks)

@@ -1,11 +1,15 @@
-"""Frame-to-frame association (`vision.track_match`) on hand-made frames."""
+"""Which track a sighting belongs to (`vision.track_match`, `vision.turn_order.moved_away`),
+on hand-made frames."""
 
 from __future__ import annotations
+
+import pytest
 
 from vision.card_track import CardTrack
 from vision.detections import Detection
 from vision.track_match import match_tracks
 from vision.tracker import TrackerSettings
+from vision.turn_order import moved_away
 
 
 def box(x: float, y: float) -> tuple[float, float, float, float]:
@@ -42,3 +46,22 @@ def test_otherwise_the_nearest_box_joins_the_track() -> None:
     new = match_tracks([nine], [(far, "N"), (near, "N")], 1.1, s, trick_full=False)
     assert nine.box == near.box
     assert [tr.box for tr in new] == [far.box]
+
+
+def _seen(card: str, zone: str, times: list[float], conf: float) -> CardTrack:
+    tr = CardTrack(None, zone, times[0], times[0])
+    for t in times:
+        tr.see(t, Detection(card, conf, box(400, 315)), zone, TrackerSettings().settle)
+    return tr
+
+
+@pytest.mark.parametrize("case", ["carried", "both seen at once", "read weakly there", "in sight"])
+def test_a_card_read_surely_elsewhere_after_it_vanished_was_carried_on(case: str) -> None:
+    # Seed 2064 deal 1: E's AC lay a moment at the felt's edge in S's place (on its way), then
+    # in E's place, read surely: the first sighting is that card carried on, never S's play.
+    s = TrackerSettings()
+    edge = _seen("AC", "S", [25.6, 25.7, 25.8, 25.9, 26.0, 26.3], 0.75)
+    start = 26.0 if case == "both seen at once" else 26.4
+    there = _seen("AC", "E", [start, 26.5, 26.6], 0.45 if case == "read weakly there" else 0.97)
+    now = 26.3 if case == "in sight" else 26.6
+    assert moved_away(edge, [edge, there], now, s) == (case == "carried")
