@@ -111,7 +111,8 @@ class ReadingFixes:
         leaders = view.leaders() if view.gathered and not view.trick_plays else None
         if leaders is None:
             return
-        lying = [o for o in self.tracks if o.state == "candidate" and o.held and o.zone in _SEATS]
+        lying = [o for o in self.tracks if o.state == "candidate" and o.held and o.zone in _SEATS
+                 and not self._seen_again(o)]
         if not lying:
             return
         first = min(lying, key=lambda o: o.first_seen)
@@ -127,6 +128,14 @@ class ReadingFixes:
         sure = frozenset(o.readings()[0][0] for o in lying
                          if o.read_surely(self.settings.sure_conf))
         self._correct(trick_won_by(view, self.tracks, first.zone, sure), out)
+
+    def _seen_again(self, tr: CardTrack) -> bool:
+        """Whether `tr` reads surely a card recorded surely before: that card seen again (seed
+        2064 deal 1: the AC of a gathered trick, lying still at the felt's edge in S's place),
+        which says nothing about who leads."""
+        old = track_of(self.tracks, tr.readings()[0][0])
+        return old is not None and not old.name_doubted and not old.hinted \
+            and tr.read_surely(self.settings.sure_conf)
 
     def _first_alone(self, first: CardTrack, leaders: set[str],
                      lying: Sequence[CardTrack]) -> bool:

@@ -979,6 +979,19 @@ def test_a_lone_card_two_seats_after_the_leader_corrects_the_trick_before(glimps
     assert plays(ev) == [("S", "7C")] and ev[1]["data"]["t"] - (t - 1.0) <= 0.3 + 0.15
 
 
+def test_a_card_of_the_last_trick_seen_again_says_nothing_about_who_leads() -> None:
+    tr = started("E", {"taker": "N", "bid": 80, "trump": "S"})  # N leads, then W, S, E
+    # N's QD reads QH three frames in five: N seems to win; as QD, S's KD won it.
+    _, t = _misread_first_trick(tr, rest=(("W", "8D"), ("S", "KD"), ("E", "9D")))
+    # Seed 2064 deal 1: S's KD, recorded surely, lies again at the felt's edge in S's place
+    # (read as surely), before any lead. It is that card seen again, not S's lead: no seat led
+    # yet, nothing is corrected.
+    x, y = SPOT["S"]
+    ev, t = run(tr, lambda t: [det("KD", (x, y + 60))], t0=t, seconds=1.0)
+    assert "correction" not in kinds(ev) and plays(ev) == []
+    assert tr.view.plays[0] == ("N", "QH")
+
+
 def test_a_mark_of_the_felt_read_weakly_in_the_leaders_place_is_no_glimpse() -> None:
     from vision.detections import UNNAMED
 
