@@ -23,7 +23,7 @@ from vision.deal_view import DealView
 from vision.detections import UNNAMED, Detection, iou
 from vision.felt_marks import FeltMarks
 from vision.leads import in_turn_from, seats_in_turn, trick_won_by
-from vision.seen_twice import card_seen_twice, recorded_twice
+from vision.seen_twice import card_seen_twice, recorded_twice, seen_again
 from vision.swaps import (
     SURE_SHARE,
     SURE_VOTES,
@@ -112,7 +112,7 @@ class ReadingFixes:
         if leaders is None:
             return
         lying = [o for o in self.tracks if o.state == "candidate" and o.held and o.zone in _SEATS
-                 and not self._seen_again(o)]
+                 and not seen_again(self.tracks, o, self.settings.sure_conf)]
         if not lying:
             return
         first = min(lying, key=lambda o: o.first_seen)
@@ -128,14 +128,6 @@ class ReadingFixes:
         sure = frozenset(o.readings()[0][0] for o in lying
                          if o.read_surely(self.settings.sure_conf))
         self._correct(trick_won_by(view, self.tracks, first.zone, sure), out)
-
-    def _seen_again(self, tr: CardTrack) -> bool:
-        """Whether `tr` reads surely a card recorded surely before: that card seen again (seed
-        2064 deal 1: the AC of a gathered trick, lying still at the felt's edge in S's place),
-        which says nothing about who leads."""
-        old = track_of(self.tracks, tr.readings()[0][0])
-        return old is not None and not old.name_doubted and not old.hinted \
-            and tr.read_surely(self.settings.sure_conf)
 
     def _first_alone(self, first: CardTrack, leaders: set[str],
                      lying: Sequence[CardTrack]) -> bool:

@@ -8,6 +8,7 @@ Two moments ask it:
 - a play whose votes, by the time its trick is gathered, favour a card recorded at another play
   (`recorded_twice`; its first frames, under the hand, read another card): both are renamed when
   the two pictures' odds favour that.
+And a card read surely that was recorded surely is that card seen again (`seen_again`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,15 @@ from vision.leads import next_lead_fits
 SETTLED_SHARE = 0.6
 
 Fix = tuple[int, str, CardTrack]  # play index, its right card, its track
+
+
+def seen_again(tracks: Sequence[CardTrack], tr: CardTrack, sure_conf: float) -> bool:
+    """Whether `tr` reads surely a card recorded surely before: that card seen again (seed
+    2064 deal 1: the AC of a gathered trick, lying still at the felt's edge in S's place), which
+    says nothing about who leads (`ReadingFixes._mend_leader`)."""
+    old = track_of(tracks, tr.readings()[0][0])
+    return old is not None and not old.name_doubted and not old.hinted \
+        and tr.read_surely(sure_conf)
 
 
 def card_seen_twice(view: DealView, tracks: Sequence[CardTrack], card: str,

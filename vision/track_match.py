@@ -110,3 +110,16 @@ def moved_play(tracks: Sequence[CardTrack], d: Detection, zone: str, t: float,
                 and not tr.hinted and not tr.misnamed_if_at(zone):
             return tr
     return None
+
+
+def found_again(tr: CardTrack, lost: list[CardTrack], match: float) -> None:
+    """A new track where a card of the same name was lost a moment ago (`lost`: under a hand
+    for longer than forget_s) is that card: it keeps the time it was first seen, which says in
+    what order the cards came (and leaves `lost`)."""
+    top = tr.readings()[0][0]
+    for old in lost:
+        if old.zone == tr.zone and old.readings()[0][0] == top and old.box is not None \
+                and dist(tr.center, old.center) <= match * old.size:
+            tr.first_seen = old.first_seen
+            lost.remove(old)
+            return

@@ -34,7 +34,7 @@ from vision.felt_marks import FeltMarks
 from vision.gathering import Gathering
 from vision.geometry import OUTSIDE, TRICK, TableGeometry
 from vision.reading_fixes import ReadingFixes
-from vision.track_match import match_tracks
+from vision.track_match import found_again, match_tracks
 from vision.turn_order import TurnOrder
 
 Event = dict[str, Any]
@@ -96,7 +96,7 @@ class TableTracker(Gathering, ReadingFixes, TurnOrder):
         self._empty_since: float | None = None
         self._now = 0.0
         self._mend_tried: set[tuple[int, float]] = set()  # (trick, first card's landing)
-        self._lost: list[CardTrack] = []  # candidates gone from sight lately (`_found_again`)
+        self._lost: list[CardTrack] = []  # candidates gone from sight lately (`found_again`)
         self._glimpsed: dict[str, float] = {}  # zone: first candidate there since the last sweep
         self._felt_marks = FeltMarks()  # weak boxes of the felt itself, not glimpses
         self._sizes: deque[float] = deque(maxlen=32)  # long sides of the last cards played
@@ -179,7 +179,7 @@ class TableTracker(Gathering, ReadingFixes, TurnOrder):
         full = len(self.view.trick_plays) >= 4
         new = match_tracks(self.tracks, seen, t, s, full)
         for tr in new:
-            self._found_again(tr)
+            found_again(tr, self._lost, self.settings.match)
         self.tracks += new
         kept = []
         for tr in self.tracks:
@@ -242,18 +242,6 @@ class TableTracker(Gathering, ReadingFixes, TurnOrder):
                 tr.state, tr.held, tr.card = "ignored", False, tr.readings()[0][0]
                 if host.zone == tr.zone:
                     host.echoes.append(tr)
-
-    def _found_again(self, tr: CardTrack) -> None:
-        """A new track where a card of the same name was lost a moment ago (under a hand for
-        longer than forget_s) is that card: it keeps the time it was first seen, which says in
-        what order the cards came."""
-        top = tr.readings()[0][0]
-        for old in self._lost:
-            if old.zone == tr.zone and old.readings()[0][0] == top and old.box is not None \
-                    and dist(tr.center, old.center) <= self.settings.match * old.size:
-                tr.first_seen = old.first_seen
-                self._lost.remove(old)
-                return
 
     def _steady(self, tr: CardTrack, t: float) -> bool:
         s = self.settings
