@@ -233,14 +233,18 @@ class ReadingFixes:
         card recorded at another play (`_read_again`): were that seat's card left unread (that
         play read more surely), its picture says the other play was the misread one, and the
         deal's end may swap them (`_swap`)."""
+        trick = self.view.trick_plays
+        cards: list[tuple[float, float, float, float]] | None = None  # (the trick's, once)
         for d, zone in zoned:  # (each detection with its zone)
             if zone not in _SEATS:
                 continue
             if d.card == UNNAMED and d.alternatives:
-                if len(self.view.trick_plays) >= 4:  # the whole trick lies there
-                    if (zone, None) not in self.view.trick_plays:  # (not the unread card)
-                        self._felt_marks.note(d.box, [tr.box for tr in self.tracks
-                                                      if tr.state == "played" and tr.box])
+                if len(trick) >= 4:  # the whole trick lies there
+                    if (zone, None) not in trick:  # (not the unread card)
+                        if cards is None:
+                            cards = [tr.box for tr in self.tracks
+                                     if tr.state == "played" and tr.box]
+                        self._felt_marks.note(d.box, cards)
                 elif not self._felt_marks.covers(d.box):
                     self._glimpsed.setdefault(zone, self._now)
                 votes = self._hints.setdefault((self.view.gathered, zone), {})

@@ -16,11 +16,18 @@ def box(x: float, y: float) -> tuple[float, float, float, float]:
     return (x - 28.5, y - 44, x + 28.5, y + 44)
 
 
-def played(card: str, where: tuple[float, float], frames: int = 10) -> CardTrack:
-    """A card read `frames` times where it lies, then recorded."""
-    tr = CardTrack(None, "N", 0.0, 0.0, anchor=where)
-    for i in range(frames):
-        tr.see(i / 10, Detection(card, 0.6, box(*where)), "N", TrackerSettings().settle)
+def seen(card: str, zone: str, times: list[float], conf: float,
+         where: tuple[float, float] = (400, 315)) -> CardTrack:
+    """A card read at `times` where it lies."""
+    tr = CardTrack(None, zone, times[0], times[0], anchor=where)
+    for t in times:
+        tr.see(t, Detection(card, conf, box(*where)), zone, TrackerSettings().settle)
+    return tr
+
+
+def played(card: str, where: tuple[float, float]) -> CardTrack:
+    """A card read ten times where it lies, then recorded."""
+    tr = seen(card, "N", [i / 10 for i in range(10)], 0.6, where)
     tr.state, tr.card = "played", card
     return tr
 
@@ -48,20 +55,13 @@ def test_otherwise_the_nearest_box_joins_the_track() -> None:
     assert [tr.box for tr in new] == [far.box]
 
 
-def _seen(card: str, zone: str, times: list[float], conf: float) -> CardTrack:
-    tr = CardTrack(None, zone, times[0], times[0])
-    for t in times:
-        tr.see(t, Detection(card, conf, box(400, 315)), zone, TrackerSettings().settle)
-    return tr
-
-
 @pytest.mark.parametrize("case", ["carried", "both seen at once", "read weakly there", "in sight"])
 def test_a_card_read_surely_elsewhere_after_it_vanished_was_carried_on(case: str) -> None:
     # Seed 2064 deal 1: E's AC lay a moment at the felt's edge in S's place (on its way), then
     # in E's place, read surely: the first sighting is that card carried on, never S's play.
     s = TrackerSettings()
-    edge = _seen("AC", "S", [25.6, 25.7, 25.8, 25.9, 26.0, 26.3], 0.75)
+    edge = seen("AC", "S", [25.6, 25.7, 25.8, 25.9, 26.0, 26.3], 0.75)
     start = 26.0 if case == "both seen at once" else 26.4
-    there = _seen("AC", "E", [start, 26.5, 26.6], 0.45 if case == "read weakly there" else 0.97)
+    there = seen("AC", "E", [start, 26.5, 26.6], 0.45 if case == "read weakly there" else 0.97)
     now = 26.3 if case == "in sight" else 26.6
     assert moved_away(edge, [edge, there], now, s) == (case == "carried")
