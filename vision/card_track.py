@@ -55,7 +55,7 @@ class CardTrack:
     # Last time something lay where it lies: a sighting, or a box on it read too weakly to name
     # (`lies_under`); a played card boxed but unnamed is still on the felt.
     present: float = float("-inf")
-    # Named only from boxes read too weakly to name (`ReadingFixes._name_early`): never seen
+    # Named only from boxes read too weakly to name (`UnreadNaming._name_early`): never seen
     # plainly, it cannot have moved; reading it plainly where it lies confirms it.
     hinted: bool = False
     # Recorded in doubt without waiting max_wait: when it had come to rest then. Its name is

@@ -265,40 +265,42 @@ class DealView:
 
     def deduced(self, hints: Mapping[int, Mapping[str, float]] | None = None,
                 reopen: Iterable[int] = ()
-                ) -> tuple[list[tuple[int, str]], list[tuple[int, str, dict[str, float]]]]:
+                ) -> tuple[list[tuple[int, str]], list[tuple[int, str, dict[str, float]]],
+                           list[dict[int, str]]]:
         """(index, card) of each unread play the rest of the deal proves (`engine.deduce`); and
         when several ways to fill them break the fewest rules, the one the camera's `hints`
         (play index: {card: weak votes}) favour clearly: (index, card, share of each card's
-        votes) for each of its plays, read weakly, not proven. The plays in `reopen` (named
-        in doubt) count as unread."""
+        votes) for each of its plays, read weakly, not proven; else those ways ({index: card}
+        for each open play). The plays in `reopen` (named in doubt) count as unread."""
         reopen = set(reopen)
         plays = [(seat, None if i in reopen else card) for i, (seat, card) in enumerate(self.plays)]
         if all(card is not None for _seat, card in plays) or self.rules is None \
                 or self.contract is None or self.dealer is None:
-            return [], []
+            return [], [], []
         try:
             from engine.deduce import deduce
 
             found = deduce(self.rules, *self._for_engine(len(plays), plays))
         except (ImportError, ValueError):
-            return [], []
+            return [], [], []
         proven = [(i, str(found.plays[i][1])) for i in found.deduced]
+        ways = [{i: str(tie[i][1]) for i in found.unread} for tie in found.ties]
         if not found.ties or not hints:
-            return proven, []
+            return proven, [], ways
         open_ = [i for i in found.unread if i in hints]
         score = [sum(hints[i].get(str(tie[i][1]), 0.0) for i in open_) for tie in found.ties]
         ranked = sorted(range(len(score)), key=lambda k: -score[k])
         best = ranked[0]
         if score[best] < HINT_MARGIN or (len(ranked) > 1
                                          and score[best] - score[ranked[1]] < HINT_MARGIN):
-            return proven, []
+            return proven, [], ways
         tie = found.ties[best]
         hinted = []
         for i in found.unread:
             votes = hints.get(i, {})
             total = sum(votes.values()) or 1.0
             hinted.append((i, str(tie[i][1]), {c: round(v / total, 3) for c, v in votes.items()}))
-        return proven, hinted
+        return proven, hinted, []
 
     def least_broken(self, index: int) -> set[str] | None:
         """The cards not played that, at unread play `index`, break the fewest rules of the deal

@@ -9,8 +9,9 @@ tracker as `correction` events (actor camera):
   front of a seat that cannot lead by the readings of the last trick, while a seat that could put
   its card down after it; the likeliest other reading of a card of the last trick that makes the
   first seat the winner is taken (`vision.leads.trick_won_by`).
-`ReadingFixes` is the part of the tracker that asks these questions and writes the corrections,
-with the naming of unread cards (from weak readings while they lie there, and at the deal's end).
+`ReadingFixes` is the part of the tracker that asks these questions and writes the corrections;
+the naming of unread cards is `vision.unread_naming`'s, which reads the weak readings gathered
+here (`_note_hints`).
 """
 
 from __future__ import annotations
@@ -24,28 +25,9 @@ from vision.detections import UNNAMED, Detection, iou
 from vision.felt_marks import FeltMarks
 from vision.leads import in_turn_from, seats_in_turn, trick_won_by
 from vision.seen_twice import card_seen_twice, recorded_twice, seen_again
-from vision.swaps import (
-    SURE_SHARE,
-    SURE_VOTES,
-    SWAP_FAVOUR,
-    WEAK_FAVOUR,
-    breaks_no_more,
-    dealt_otherwise,
-    favoured_over,
-    given_up,
-    picture_odds,
-    swap_chain,
-)
 
 Event = dict[str, Any]
 _SEATS = ("N", "E", "S", "W")
-
-# An unread play of the trick on the table is named, in doubt, from its weak readings when the
-# card they favour most is not played yet and has EARLY_SHARE of the votes of the cards the rules
-# allow there, EARLY_VOTES at least (several frames): the record shows it within seconds, not at
-# the deal's end (`_name_early`).
-EARLY_SHARE = 0.6
-EARLY_VOTES = 2.0
 
 # A card recorded surely is judged again once, RECHECK_S after it came to rest: read while a hand
 # still lay on it, it may have been taken for another card, which its own votes since then say
@@ -62,8 +44,6 @@ class ReadingFixes:
     settings: Any
     _mend_tried: set[tuple[int, float]]
     _hints: dict[tuple[int, str], dict[str, float]]
-    _early: dict[int, str]  # unread plays named from weak readings (`_name_early`)
-    _early_fit: dict[tuple[int, int, int], set[str] | None]
     _glimpsed: dict[str, float]
     _felt_marks: FeltMarks
     _now: float
@@ -264,138 +244,3 @@ class ReadingFixes:
             return self._now - track.last_seen >= self.settings.gather_s
         return track.zone != zone and track.zone in _SEATS \
             and (track.box is None or iou(track.box, d.box) < 0.1)
-
-    def _name_early(self, out: list[Event]) -> None:
-        """Each unread play of the trick on the table (every frame, and as it is gathered)
-        whose weak readings favour most a card not played yet that breaks no more rules there
-        than any other unseen card would (`DealView.least_broken`, judged once for each play
-        recorded), by EARLY_SHARE of the readings of such cards, is named now, uncertain, with
-        their other readings as alternatives. A track holding those readings (`hinted`, no box)
-        stands for it: the card read plainly in its place confirms it (`_commit` merges them)
-        or renames it (`_fill_unread`); seen clearly elsewhere, it is corrected as any misread
-        (`_recall`); else the deal's end judges it again."""
-        view = self.view
-        start = 4 * view.gathered
-        for i in range(start, min(start + 4, len(view.plays))):
-            seat, card = view.plays[i]
-            hints = self._hints.get((view.gathered, seat), {})
-            if card is not None or not hints:
-                continue
-            top = max(hints, key=lambda c: hints[c])
-            if top in view.played or hints[top] < EARLY_VOTES:
-                continue  # (favouring a card played elsewhere: a misread there? the deal's end)
-            key = (i, len(view.plays), len(view.unread))  # (judged again when either grows)
-            if key not in self._early_fit:
-                self._early_fit[key] = view.least_broken(i)
-            fit = self._early_fit[key]
-            # The readings of the cards the rules allow there as well as any: their favourite.
-            votes = {c: v for c, v in hints.items() if fit is not None and c in fit}
-            total = sum(votes.values())
-            if top not in votes or votes[top] < EARLY_SHARE * total:
-                continue
-            others = sorted(([c, round(v / total, 3)] for c, v in votes.items() if c != top),
-                            key=lambda a: -a[1])
-            self._emit(out, "correction", {"play": i, "card": top, "before": None,
-                                           "uncertain": True, "alternatives": others[:3]})
-            self._early[i] = top
-            # (never seen plainly: it neither keeps its trick on the table nor dates a sweep)
-            self.tracks.append(CardTrack(None, seat, self._now, float("-inf"), state="played",
-                                         card=top, votes=dict(votes), hinted=True))
-
-    def _provisional(self) -> dict[int, str]:
-        """The plays named from weak readings (`_name_early`) whose card has not been read
-        plainly since nor corrected: play index -> card."""
-        return {i: card for i, card in self._early.items()
-                if self.view.plays[i][1] == card and (track := track_of(self.tracks, card))
-                is not None and track.hinted}
-
-    def _name_unread(self, out: list[Event]) -> None:
-        """The deal is over: each unread card the rest of the deal proves is written in as a
-        correction, marked deduced (the referee sees which ones). When the rules leave several
-        ways, the one the weak readings where those cards lay favour is written in, uncertain,
-        with those readings' shares as alternatives; so is the way they favour clearly over
-        the rules' one when it breaks one rule more at most (`dealt_otherwise`). Either may give
-        way to the card its own weak readings clearly favour, recorded at another play that was
-        misread (`_swap`)."""
-        view = self.view
-        early = self._provisional()
-        hints = {i: self._hints[(i // 4, seat)] for i, (seat, card) in enumerate(view.plays)
-                 if (card is None or i in early) and (i // 4, seat) in self._hints}
-        proven, hinted = view.deduced(hints, reopen=early)
-        if (otherwise := dealt_otherwise(view, proven, hints)) is not None:
-            proven = [(i, card) for i, card in proven if i not in otherwise]
-            hinted += [(i, card, {c: round(v, 3) for c, v in by_share(hints[i])})
-                       for i, card in otherwise.items()]
-        named = dict(proven) | {i: card for i, card, _shares in hinted}
-        for i, before in early.items():  # named in doubt from weak readings: judged again
-            if named.get(i, before) != before:
-                self._emit(out, "correction", {"play": i, "card": named[i], "before": before,
-                                               "uncertain": True})
-                if (track := track_of(self.tracks, before)) is not None:
-                    track.card = named[i]
-        # A card an early name keeps is no other play's (those stay unread).
-        kept = {card for i, card in early.items() if named.get(i, card) == card}
-        proven = [(i, card) for i, card in proven if i not in early and card not in kept]
-        hinted = [h for h in hinted if h[0] not in early and h[1] not in kept]
-        named = dict(proven) | {i: card for i, card, _shares in hinted}
-        for i, card in proven:
-            swapped = self._swap(i, card, hints.get(i, {}), named, out)
-            self._emit(out, "correction", {"play": i, "card": named[i], "before": None,
-                                           "deduced": True, **({"uncertain": True} if swapped
-                                                               else {})})
-        for i, card, shares in hinted:
-            self._swap(i, card, hints.get(i, {}), named, out)
-            others = sorted(([c, p] for c, p in shares.items() if c != named[i]),
-                            key=lambda a: -a[1])
-            self._emit(out, "correction", {"play": i, "card": named[i], "before": None,
-                                           "uncertain": True, "alternatives": others[:3]})
-
-    def _swap(self, index: int, deduced: str, hints: Mapping[str, float],
-              named: dict[int, str], out: list[Event]) -> bool:
-        """Name unread play `index` (`named` by the rules as `deduced`, like every unread play)
-        the card its weak readings favour most, renaming the plays of `swap_chain`, when the
-        pictures' odds favour that (`picture_odds`) and it breaks no more rules (the card they
-        favour most of those some renaming could give it; a card they favour less must break
-        fewer, and so must one they favour over the deduced one by less than SWAP_FAVOUR unless
-        both pictures' odds do): the renamed
-        plays are written in as uncertain corrections (the referee checks them) and
-        `named[index]` is changed; the caller writes in the unread play."""
-        view = self.view
-        favoured = favoured_over(hints, deduced, WEAK_FAVOUR)  # (the clearly favoured first)
-        clearly = set(favoured_over(hints, deduced))
-        if not favoured:
-            return False
-        filled = [(seat, card or named.get(i)) for i, (seat, card) in enumerate(view.plays)]
-        if any(card is None for _seat, card in filled):
-            return False  # (an unread card not named: the rules cannot be counted)
-        before = view.rules_broken(filled)
-        if before is None:
-            return False
-        total = sum(hints.values())
-        most_favoured = True  # (of the cards some renaming could give it)
-        for card_favoured in favoured:
-            swapped = swap_chain(view, self.tracks, index, deduced, card_favoured)
-            odds = 0.0 if swapped is None else picture_odds(view, self.tracks, swapped, hints,
-                                                            deduced)
-            chains = [swapped] if swapped is not None and odds > 1.0 else []
-            votes = hints[card_favoured]
-            if votes >= SURE_VOTES and votes >= SURE_SHARE * total:
-                chains.append(given_up(view, self.tracks, index, deduced, card_favoured))
-            # (favoured weakly, it must break fewer rules unless both pictures favour it)
-            ties = most_favoured and (card_favoured in clearly or odds >= SWAP_FAVOUR)
-            chain = next((c for c in chains if c is not None
-                          and breaks_no_more(view, filled, c, before, ties)), None)
-            if chain is not None:
-                break
-            most_favoured = most_favoured and swapped is None and not any(chains)
-        else:
-            return False
-        for i, card in reversed(chain[1:]):  # (each card is free when it is written in)
-            old = view.plays[i][1]
-            track = track_of(self.tracks, old or "")
-            self._emit(out, "correction", {"play": i, "card": card, "before": old,
-                                           "uncertain": True})
-            if track is not None:
-                track.card = card
-        named[index] = chain[0][1]
-        return True

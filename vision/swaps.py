@@ -5,7 +5,7 @@ its plain readings of a card recorded elsewhere) may clearly favour a card recor
 play: that play may be the misread one. These functions find the renamings that would give the
 unread play that card (`swap_chain`, `given_up`) and judge them by the odds the pictures give
 (`picture_odds`) and by the rules (`breaks_no_more`);
-`ReadingFixes._swap` writes them in. Likewise the rules may deal the unread cards out among the
+`UnreadNaming._swap` writes them in. Likewise the rules may deal the unread cards out among the
 unread plays one way while their weak readings clearly say another (`dealt_otherwise`).
 """
 

@@ -36,6 +36,7 @@ from vision.geometry import OUTSIDE, TRICK, TableGeometry
 from vision.reading_fixes import ReadingFixes
 from vision.track_match import found_again, match_tracks
 from vision.turn_order import TurnOrder
+from vision.unread_naming import UnreadNaming
 
 Event = dict[str, Any]
 _SEATS = ("N", "E", "S", "W")
@@ -79,7 +80,7 @@ class TrackerSettings:
         return cls(**{k: v for k, v in dict(cfg).items() if k in names})
 
 
-class TableTracker(Gathering, ReadingFixes, TurnOrder):
+class TableTracker(Gathering, ReadingFixes, UnreadNaming, TurnOrder):
     """Detections → events. Feed every frame, in time order; `observe` the referee's events."""
 
     def __init__(

@@ -1306,6 +1306,26 @@ def test_a_card_named_among_the_rules_ties_may_take_a_card_misread_elsewhere() -
     assert tr.view.plays[28:] == last and "deal_over" in kinds(events)
 
 
+def test_two_unread_cards_read_as_two_misread_ones_take_them_when_the_rules_cannot_tell(
+        ) -> None:
+    tr, last = _seven_tricks_logged(2)
+    assert last == [("E", "9H"), ("N", "KC"), ("W", "9S"), ("S", "TC")]
+    # Seed 2066 deal 7: E's 9H reads 9S and N's KC reads TC (their own cards a mere 9% of
+    # their votes), then W's 9S and S's TC land, read plainly: being recorded already, they
+    # are left unread. The cards left, 9H and KC, fit W and S either way round for the rules;
+    # only one way lets each unread play take the card its picture reads, E and N getting
+    # their second readings back.
+    first = lambda t: [det("9S", "E", 0.6, [("9H", 0.06)]),  # noqa: E731
+                       det("TC", "N", 0.6, [("KC", 0.06)])]
+    events = _last_trick_swept(tr, first, [det("9S", "W", 0.9), det("TC", "S", 0.9)])
+    assert plays(events) == [("E", "9S"), ("N", "TC"), ("W", None), ("S", None)]
+    fixes = [fixed(e) for e in events if e["type"] == "correction"]
+    assert {(f["play"], f["card"], f["before"]) for f in fixes} == {
+        (28, "9H", "9S"), (29, "KC", "TC"), (30, "9S", None), (31, "TC", None)}
+    assert all(f["uncertain"] for f in fixes)  # (the referee checks them)
+    assert _with_fixes(events, 28) == last and "deal_over" in kinds(events)
+
+
 @pytest.mark.parametrize("clear", [0.9, 0.5])
 def test_a_card_read_clearly_since_it_came_to_rest_is_not_held_by_its_landing(clear) -> None:
     tr = tracker(max_wait=0.6)  # (a doubtful name waits 0.6 s here, to tell the two apart)
