@@ -205,18 +205,20 @@ class UnreadNaming:
                          ) -> list[tuple[int, str, dict[str, float]]]:
         """The rules leave several `ways` to name the unread plays and their weak readings
         choose none: the way in which every unread play whose readings favour a card recorded
-        at another play can take it (`_plan_swap`; the misread plays renamed, each once), the
-        one whose pictures' odds are SWAP_FAVOUR times those of any other such way; as
-        `DealView.deduced`'s hinted plays (index, card, shares of its readings), or none.
-        Seed 2066 deal 7: N's KC read JS 0.6, E's QC read QS 0.6; N's QS (read QS) and W's JS
-        (read JS 0.95) left unread; of the two ways to give them KC and QC, only one lets
-        each take its own card back."""
+        at another play (SURE_VOTES at least: several frames) can take it (`_plan_swap`; the
+        misread plays renamed, each once), the one whose pictures' odds are SWAP_FAVOUR times
+        those of any other such way; as `DealView.deduced`'s hinted plays (index, card, shares
+        of its readings), or none. Seed 2066 deal 7: N's KC read JS 0.6, E's QC read QS 0.6;
+        N's QS (read QS) and W's JS (read JS 0.95) left unread; of the two ways to give them
+        KC and QC, only one lets each take its own card back. Seed 2067 deal 0: S's 7C read
+        7S; S's 7S, read plainly, and W's 9C, read weakly 9S or TS a few times, left unread."""
         found = []
         for way in ways:
             odds, renamed = 1.0, dict[int, str]()
             for i, card in way.items():
-                if not favoured_over(hints.get(i, {}), card, WEAK_FAVOUR):
-                    continue
+                favoured = favoured_over(hints.get(i, {}), card, WEAK_FAVOUR)
+                if not favoured or hints[i][favoured[0]] < SURE_VOTES:
+                    continue  # (a few weak readings: they ask for no renaming)
                 planned = self._plan_swap(i, card, hints[i], way)
                 if planned is None or any(j in renamed or j in way for j, _c in planned[0][1:]):
                     break

@@ -1326,6 +1326,25 @@ def test_two_unread_cards_read_as_two_misread_ones_take_them_when_the_rules_cann
     assert _with_fixes(events, 28) == last and "deal_over" in kinds(events)
 
 
+def test_a_few_weak_readings_of_a_card_recorded_elsewhere_do_not_stop_another_taking_it(
+        ) -> None:
+    from vision.detections import UNNAMED
+
+    tr, last = _seven_tricks_logged(2)
+    assert last == [("E", "9H"), ("N", "KC"), ("W", "9S"), ("S", "TC")]
+    # Seed 2067 deal 0: E's 9H reads 9S, W's 9S lands read plainly and is left unread; S's TC
+    # is never read, its place only weakly, KC now and then (2 votes: noise, not a picture of
+    # N's KC, read surely). Of the rules' two ways, W: 9H or W: TC, the first lets W take 9S.
+    first = lambda t: [det("9S", "E", 0.6, [("9H", 0.06)]), det("KC", "N")]  # noqa: E731
+    weak = det(UNNAMED, "S", 0.0, (("KC", 0.1),))
+    events = _last_trick_swept(tr, first, [det("9S", "W", 0.9), weak])
+    assert plays(events) == [("E", "9S"), ("N", "KC"), ("W", None), ("S", None)]
+    fixes = [fixed(e) for e in events if e["type"] == "correction"]
+    assert {(f["play"], f["card"], f["before"]) for f in fixes} == {
+        (28, "9H", "9S"), (30, "9S", None), (31, "TC", None)}
+    assert _with_fixes(events, 28) == last
+
+
 @pytest.mark.parametrize("clear", [0.9, 0.5])
 def test_a_card_read_clearly_since_it_came_to_rest_is_not_held_by_its_landing(clear) -> None:
     tr = tracker(max_wait=0.6)  # (a doubtful name waits 0.6 s here, to tell the two apart)
