@@ -9,11 +9,11 @@ cannot, and any such settlement, or a weak reading, marks the play `uncertain` f
 Plays keep the order of the seats: a card out of turn waits for the seat whose turn it is (at a
 trick's start, for the seats that may have won the trick before), and a seat never read by the
 time its trick is gathered, or when the seat after it has played, gets an unread play (card None)
-in its place, filled when its card shows, named in doubt from the weak readings where it lies
-when they clearly favour one card, or named at the deal's end when the rest of the deal proves
-it (`vision.gathering`). A card lost under a hand and seen again keeps its first sighting, which
-says in what order the cards came. Later frames that prove an earlier reading wrong correct it
-(`vision.reading_fixes`).
+in its place (`vision.gathering`), filled when its card shows, named in doubt from the weak
+readings where it lies when they clearly favour one card, or named at the deal's end when the rest
+of the deal proves it (`vision.unread_naming`). A card lost under a hand and seen again keeps its
+first sighting, which says in what order the cards came. Later frames that prove an earlier
+reading wrong correct it (`vision.reading_fixes`).
 
 Events are dicts `{"type": ..., "data": {...}}` as in docs/events.md; a `card_played` event also
 carries `"box"` (the card in image pixels) so the loop can cut an evidence picture.

@@ -6,8 +6,8 @@
 - At the deal's end, the rest of the deal proves each unread card or leaves several ways; the
   weak readings choose among them, and may say that a card recorded at another play was the
   misread one (`_swap`, `vision.swaps`). When they choose no way, the way in which every unread
-  play whose pictures favour a card recorded elsewhere can take it, renaming the misread plays,
-  is taken (`_way_by_pictures`; seed 2066 deal 7).
+  play whose pictures favour a card recorded elsewhere (several frames) can take it, renaming
+  the misread plays, is taken (`_way_by_pictures`; seeds 2066 and 2067).
 """
 
 from __future__ import annotations
@@ -112,7 +112,7 @@ class UnreadNaming:
         hints = {i: self._hints[(i // 4, seat)] for i, (seat, card) in enumerate(view.plays)
                  if (card is None or i in early) and (i // 4, seat) in self._hints}
         proven, hinted, ways = view.deduced(hints, reopen=early)
-        if ways and not hinted:
+        if ways:  # (the rules leave several ways and the weak readings chose none)
             hinted = self._way_by_pictures(ways, hints)
         if (otherwise := dealt_otherwise(view, proven, hints)) is not None:
             proven = [(i, card) for i, card in proven if i not in otherwise]
