@@ -212,6 +212,8 @@ class UnreadNaming:
         N's QS (read QS) and W's JS (read JS 0.95) left unread; of the two ways to give them
         KC and QC, only one lets each take its own card back. Seed 2067 deal 0: S's 7C read
         7S; S's 7S, read plainly, and W's 9C, read weakly 9S or TS a few times, left unread."""
+        if any(self.view.plays[i][1] is not None for way in ways for i in way):
+            return []  # (plays named early, reopened: the rules judge them again as they stand)
         found = []
         for way in ways:
             odds, renamed = 1.0, dict[int, str]()
