@@ -410,6 +410,24 @@ def test_at_the_end_of_the_deal_an_unread_card_is_deduced() -> None:
     assert tr.view.plays[30] == missing and tr.view.unread == []
 
 
+@pytest.mark.parametrize("hinted", [False, True])
+def test_the_view_names_unread_plays_or_gives_the_ways_the_rules_leave(hinted: bool) -> None:
+    tr, last = _seven_tricks_logged(2)
+    assert last == [("E", "9H"), ("N", "KC"), ("W", "9S"), ("S", "TC")]
+    # E's 9H recorded 9S and N's KC recorded TC; W's and S's cards unread: 9H and KC are left,
+    # and the rules break as few either way round.
+    _logged(tr, [("E", "9S"), ("N", "TC"), ("W", None), ("S", None)], gathered=False)
+    hints = {30: {"KC": 3.0}} if hinted else {}
+    proven, named, ways = tr.view.deduced(hints)
+    assert proven == []
+    if hinted:  # (W's weak readings choose a way: no ways left open)
+        assert [(i, card) for i, card, _shares in named] == [(30, "KC"), (31, "9H")]
+        assert ways == []
+        return
+    assert named == [] and sorted(ways, key=lambda w: w[30]) == [
+        {30: "9H", 31: "KC"}, {30: "KC", 31: "9H"}]
+
+
 def test_a_first_lead_never_read_is_an_unread_play_when_the_referee_gave_the_dealer() -> None:
     tr = tracker()
     tr.observe({"type": "deal_started", "data": {"dealer": "E"}, "actor": "referee"})
