@@ -1344,6 +1344,23 @@ def test_two_unread_cards_read_as_two_misread_ones_take_them_when_the_rules_cann
     assert _with_fixes(events, 28) == last and "deal_over" in kinds(events)
 
 
+def test_of_two_cards_an_unread_play_reads_alike_the_one_the_whole_chain_favours_is_taken(
+        ) -> None:
+    from vision.detections import UNNAMED
+
+    tr, last = _seven_tricks_logged(2)
+    assert last == [("E", "9H"), ("N", "KC"), ("W", "9S"), ("S", "TC")]
+    # Seed 2073 deal 8: W's 9S is never read, its place weakly read KC a little more often than
+    # 9S; E's 9H was recorded 9S (9H 0.3). Giving W KC means N's KC, read KC 0.89 and 9S 0.08,
+    # was 9S and E's 9S 9H; giving W 9S, only that E's was 9H: ten times likelier.
+    weak = det(UNNAMED, "W", 0.0, (("KC", 0.32), ("9S", 0.3)))
+    first = lambda t: [det("9S", "E", 0.6, [("9H", 0.3)]),  # noqa: E731
+                       det("KC", "N", 0.89, [("9S", 0.08)])]
+    events = _last_trick_swept(tr, first, [weak, det("TC", "S")])
+    assert plays(events) == [("E", "9S"), ("N", "KC"), ("W", None), ("S", "TC")]
+    assert _with_fixes(events, 28) == last
+
+
 def test_a_few_weak_readings_of_a_card_recorded_elsewhere_do_not_stop_another_taking_it(
         ) -> None:
     from vision.detections import UNNAMED
