@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from vision.card_track import DOUBTED_SHARE, CardTrack, by_share, track_of, with_echoes
 from vision.deal_view import DealView
 from vision.detections import UNNAMED, Detection, iou
-from vision.felt_marks import FeltMarks
+from vision.felt_marks import Box, FeltMarks
 from vision.leads import in_turn_from, seats_in_turn, trick_won_by
 from vision.seen_twice import card_seen_twice, recorded_twice, seen_again
 
@@ -214,7 +214,7 @@ class ReadingFixes:
         play read more surely), its picture says the other play was the misread one, and the
         deal's end may swap them (`_swap`)."""
         trick = self.view.trick_plays
-        cards: list[tuple[float, float, float, float]] | None = None  # (the trick's, once)
+        cards: list[Box] | None = None  # (the trick's, once)
         for d, zone in zoned:  # (each detection with its zone)
             if zone not in _SEATS:
                 continue
@@ -225,7 +225,7 @@ class ReadingFixes:
                             cards = [tr.box for tr in self.tracks
                                      if tr.state == "played" and tr.box]
                         self._felt_marks.note(d.box, cards)
-                elif not self._felt_marks.covers(d.box):
+                elif zone not in self._glimpsed and not self._felt_marks.covers(d.box):
                     self._glimpsed.setdefault(zone, self._now)
                 votes = self._hints.setdefault((self.view.gathered, zone), {})
                 for card, p in d.alternatives:

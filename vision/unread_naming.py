@@ -246,12 +246,11 @@ class UnreadNaming:
     def _breaks_no_more_renamed(self, way: Mapping[int, str], renamed: Mapping[int, str]) -> bool:
         """Whether the plays, the unread ones named `way`, break no more rules with the plays of
         `renamed` (their chains: unread plays and the plays they rename) renamed, each card
-        still once."""
+        still once (`breaks_no_more`)."""
         filled = [(seat, card or way[i]) for i, (seat, card) in enumerate(self.view.plays)]
-        before = self.view.rules_broken(filled)
-        for i, card in renamed.items():
-            filled[i] = (filled[i][0], card)
-        if len({card for _seat, card in filled}) != len(filled):
+        cards = [renamed.get(i, card) for i, (_seat, card) in enumerate(filled)]
+        if len(set(cards)) != len(cards):
             return False
-        after = self.view.rules_broken(filled)
-        return before is not None and after is not None and after <= before
+        before = self.view.rules_broken(filled)
+        return before is not None \
+            and breaks_no_more(self.view, filled, list(renamed.items()), before, True)
