@@ -209,3 +209,9 @@ def by_share(*tallies: Mapping[str, float]) -> list[tuple[str, float]]:
         votes = summed
     total = sum(votes.values()) or 1.0
     return sorted(((c, v / total) for c, v in votes.items()), key=lambda cv: -cv[1])
+
+
+def vote_shares(votes: Mapping[str, float]) -> dict[str, float]:
+    """Each card's share of `votes`, best first, to 3 places: as a record's alternatives
+    give them."""
+    return {c: round(v, 3) for c, v in by_share(votes)}

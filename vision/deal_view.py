@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from vision.card_track import vote_shares
+
 # Weak readings (votes: the classifier's probabilities summed over frames) must favour one way
 # of filling the unread plays by this much over the next to name them.
 HINT_MARGIN = 1.0
@@ -297,9 +299,7 @@ class DealView:
         tie = found.ties[best]
         hinted = []
         for i in found.unread:
-            votes = hints.get(i, {})
-            total = sum(votes.values()) or 1.0
-            hinted.append((i, str(tie[i][1]), {c: round(v / total, 3) for c, v in votes.items()}))
+            hinted.append((i, str(tie[i][1]), vote_shares(hints.get(i, {}))))
         return proven, hinted, []
 
     def least_broken(self, index: int) -> set[str] | None:

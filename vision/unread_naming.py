@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from vision.card_track import CardTrack, by_share, track_of
+from vision.card_track import CardTrack, track_of, vote_shares
 from vision.deal_view import DealView
 from vision.swaps import (
     SURE_SHARE,
@@ -116,7 +116,7 @@ class UnreadNaming:
             hinted = self._way_by_pictures(ways, hints)
         if (otherwise := dealt_otherwise(view, proven, hints)) is not None:
             proven = [(i, card) for i, card in proven if i not in otherwise]
-            hinted += [(i, card, {c: round(v, 3) for c, v in by_share(hints[i])})
+            hinted += [(i, card, vote_shares(hints[i]))
                        for i, card in otherwise.items()]
         named = dict(proven) | {i: card for i, card, _shares in hinted}
         for i, before in early.items():  # named in doubt from weak readings: judged again
@@ -241,7 +241,7 @@ class UnreadNaming:
         found.sort(key=lambda f: -f[0])
         if not found or (len(found) > 1 and found[0][0] < SWAP_FAVOUR * found[1][0]):
             return []
-        return [(i, card, dict(by_share(hints.get(i, {})))) for i, card in found[0][1].items()]
+        return [(i, card, vote_shares(hints.get(i, {}))) for i, card in found[0][1].items()]
 
     def _breaks_no_more_renamed(self, way: Mapping[int, str], renamed: Mapping[int, str]) -> bool:
         """Whether the plays, the unread ones named `way`, break no more rules with the plays of

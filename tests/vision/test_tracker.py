@@ -1368,15 +1368,19 @@ def test_a_few_weak_readings_of_a_card_recorded_elsewhere_do_not_stop_another_ta
     tr, last = _seven_tricks_logged(2)
     assert last == [("E", "9H"), ("N", "KC"), ("W", "9S"), ("S", "TC")]
     # Seed 2067 deal 0: E's 9H reads 9S, W's 9S lands read plainly and is left unread; S's TC
-    # is never read, its place only weakly, KC now and then (2 votes: noise, not a picture of
-    # N's KC, read surely). Of the rules' two ways, W: 9H or W: TC, the first lets W take 9S.
+    # is never read, its place only weakly, KC and QD now and then (3 votes: noise, not a
+    # picture of N's KC, read surely). Of the rules' two ways, W: 9H or W: TC, the first lets
+    # W take 9S.
     first = lambda t: [det("9S", "E", 0.6, [("9H", 0.06)]), det("KC", "N")]  # noqa: E731
-    weak = det(UNNAMED, "S", 0.0, (("KC", 0.1),))
+    weak = det(UNNAMED, "S", 0.0, (("KC", 0.1), ("QD", 0.05)))
     events = _last_trick_swept(tr, first, [det("9S", "W", 0.9), weak])
     assert plays(events) == [("E", "9S"), ("N", "KC"), ("W", None), ("S", None)]
     fixes = [fixed(e) for e in events if e["type"] == "correction"]
     assert {(f["play"], f["card"], f["before"]) for f in fixes} == {
         (28, "9H", "9S"), (30, "9S", None), (31, "TC", None)}
+    # S's weak readings are the referee's alternatives, as shares to 3 places.
+    assert [f["alternatives"] for f in fixes if f["play"] == 31] == [[["KC", 0.667],
+                                                                       ["QD", 0.333]]]
     assert _with_fixes(events, 28) == last
 
 
