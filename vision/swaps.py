@@ -6,7 +6,10 @@ play: that play may be the misread one. These functions find the renamings that 
 unread play that card (`swap_chain`, `given_up`) and judge them by the odds the pictures give
 (`picture_odds`) and by the rules (`breaks_no_more`);
 `UnreadNaming._swap` writes them in. Likewise the rules may deal the unread cards out among the
-unread plays one way while their weak readings clearly say another (`dealt_otherwise`).
+unread plays one way while their weak readings clearly say another (`dealt_otherwise`). And once
+every play is named, two plays whose cards, swapped, break fewer rules are swapped when one read
+the other's card nearly as often as its own and the other's name rests on next to no picture
+(`misread_pair`).
 """
 
 from __future__ import annotations
@@ -37,6 +40,11 @@ SWAP_DEPTH = 3
 # card of each, and the surer reading wins (`given_up`).
 SURE_SHARE = 0.8
 SURE_VOTES = 5.0
+# A recorded card that breaks a rule, its second reading this share of its votes at least, held by
+# a play named on under NIL_SHARE of its own votes (its readings taken by plainer ones, or none):
+# the two are swapped when that breaks fewer rules (`misread_pair`).
+PAIR_SHARE = 0.3
+NIL_SHARE = 0.1
 # The unread cards the rules deal out one way go the way the weak readings where they lay favour
 # by this many votes (several frames each) when it breaks one rule more at most: the rules
 # prefer the story where nobody broke one, and a revoke proven by a later unread card would be
@@ -115,6 +123,39 @@ def breaks_no_more(view: DealView, filled: list[tuple[str, str | None]],
         swapped[i] = (swapped[i][0], card)
     after = view.rules_broken(swapped)
     return after is not None and (after < before or (most_favoured and after == before))
+
+
+def misread_pair(view: DealView, tracks: Sequence[CardTrack],
+                 hints: Mapping[int, Mapping[str, float]]) -> list[tuple[int, str]] | None:
+    """The deal's end, every play named: two plays whose cards, swapped, break fewer rules, when
+    the first reads the second's card PAIR_SHARE of its votes and the second's name rests on
+    next to no picture of it (NIL_SHARE of its votes, or of its weak readings, `hints`: play ->
+    {card: votes}, when it was never read plainly); the renamings (play, card) of the swap
+    breaking the fewest, else None. Seed 2074 deal 12 (ancient French): W's QD read QH 0.57 /
+    QD 0.41; N's QH read KH 0.62 / JH 0.33, both played plainly elsewhere, so N's was named QD
+    on 0.03 of its votes: W then failed to follow diamonds and N hearts, two false revokes."""
+    plays = [(seat, card) for seat, card in view.plays if card is not None]
+    before = view.rules_broken(plays) if len(plays) == len(view.plays) else None
+    if not before:
+        return None
+    best: tuple[int, float, list[tuple[int, str]]] | None = None
+    for i, (_seat, card) in enumerate(plays):
+        track = track_of(tracks, card)
+        for other, share in track.readings() if track is not None else ():
+            j = view.play_of(other)
+            if other == card or share < PAIR_SHARE or j is None:
+                continue
+            held = track_of(tracks, other)
+            votes = held.votes if held is not None and held.votes else hints.get(j, {})
+            if votes.get(other, 0.0) >= NIL_SHARE * sum(votes.values()) > 0.0:
+                continue
+            swapped = list(plays)
+            swapped[i], swapped[j] = (plays[i][0], other), (plays[j][0], card)
+            after = view.rules_broken(swapped)
+            if after is not None and after < before and (best is None
+                                                         or (after, -share) < best[:2]):
+                best = (after, -share, [(i, other), (j, card)])
+    return None if best is None else best[2]
 
 
 def dealt_otherwise(view: DealView, proven: Sequence[tuple[int, str]],

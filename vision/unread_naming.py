@@ -7,7 +7,8 @@
   weak readings choose among them, and may say that a card recorded at another play was the
   misread one (`_swap`, `vision.swaps`). When they choose no way, the way in which every unread
   play whose pictures favour a card recorded elsewhere (several frames) can take it, renaming
-  the misread plays, is taken (`_way_by_pictures`; seeds 2066 and 2067).
+  the misread plays, is taken (`_way_by_pictures`; seeds 2066 and 2067). Last, two plays the
+  rules and a near-even reading say were swapped are swapped back (`_swap_pair`; seed 2074).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from vision.swaps import (
     dealt_otherwise,
     favoured_over,
     given_up,
+    misread_pair,
     picture_odds,
     swap_chain,
 )
@@ -141,7 +143,24 @@ class UnreadNaming:
                             key=lambda a: -a[1])
             self._emit(out, "correction", {"play": i, "card": named[i], "before": None,
                                            "uncertain": True, "alternatives": others[:3]})
+        self._swap_pair(out)
 
+    def _swap_pair(self, out: list[Event]) -> None:
+        """Every play named: two whose cards the rules and a near-even reading say were
+        swapped (`misread_pair`) are written in the other way round, uncertain."""
+        hints = {i: self._hints[(i // 4, seat)] for i, (seat, _card) in enumerate(self.view.plays)
+                 if (i // 4, seat) in self._hints}
+        pair = misread_pair(self.view, self.tracks, hints)
+        if pair is None:
+            return
+        before = {i: self.view.plays[i][1] for i, _card in pair}
+        moved = [(track_of(self.tracks, before[i] or ""), card) for i, card in pair]
+        for i, card in pair:
+            self._emit(out, "correction", {"play": i, "card": card, "before": before[i],
+                                           "uncertain": True})
+        for track, card in moved:
+            if track is not None:
+                track.card = card
     def _swap(self, index: int, deduced: str, hints: Mapping[str, float],
               named: dict[int, str], out: list[Event]) -> bool:
         """Name unread play `index` (`named` by the rules as `deduced`, like every unread play)

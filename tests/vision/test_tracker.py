@@ -1384,6 +1384,30 @@ def test_a_few_weak_readings_of_a_card_recorded_elsewhere_do_not_stop_another_ta
     assert _with_fixes(events, 28) == last
 
 
+@pytest.mark.parametrize("second, swapped", [(0.4, True), (0.2, False)])
+def test_two_cards_are_swapped_when_one_reads_nearly_as_the_other_and_the_rules_say_so(
+        second, swapped) -> None:
+    from vision.detections import UNNAMED
+
+    tr, last = _seven_tricks_logged(2)
+    assert last == [("E", "9H"), ("N", "KC"), ("W", "9S"), ("S", "TC")]
+    # As seed 2074 deal 12: E's 9H reads 9S (9H `second` of its votes); W's 9S is never read, so
+    # the rules deduce 9H there. Read so, E and W each kept a card of a suit they failed to
+    # follow earlier: two revokes the camera made up. Swapped, none: taken when E's reading
+    # of 9H is near even, not when it is a stray one.
+    first = lambda t: [det("9S", "E", 0.6, [("9H", second)]), det("KC", "N")]  # noqa: E731
+    events = _last_trick_swept(tr, first, [det(UNNAMED, "W", 0.0, ()), det("TC", "S")])
+    assert plays(events) == [("E", "9S"), ("N", "KC"), ("W", None), ("S", "TC")]
+    fixes = [fixed(e) for e in events if e["type"] == "correction"]
+    assert fixes[0] == {"play": 30, "card": "9H", "before": None, "deduced": True}
+    if swapped:
+        assert fixes[1:] == [{"play": 28, "card": "9H", "before": "9S", "uncertain": True},
+                             {"play": 30, "card": "9S", "before": "9H", "uncertain": True}]
+        assert _with_fixes(events, 28) == last
+    else:
+        assert _with_fixes(events, 28) == [("E", "9S"), ("N", "KC"), ("W", "9H"), ("S", "TC")]
+
+
 @pytest.mark.parametrize("clear", [0.9, 0.5])
 def test_a_card_read_clearly_since_it_came_to_rest_is_not_held_by_its_landing(clear) -> None:
     tr = tracker(max_wait=0.6)  # (a doubtful name waits 0.6 s here, to tell the two apart)
