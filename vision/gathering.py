@@ -276,8 +276,11 @@ class Gathering:
                 o.state == "played" and t - o.last_seen < self.settings.gather_s
                 for o in self.tracks)):
             return False  # (a whole trick no longer seen: this card is the next one's)
-        card = view.choose(self._with_hints(tr), tr.zone)[0] \
-            or view.choose(tr.readings(), tr.zone)[0]
+        readings = self._with_hints(tr)
+        card = view.choose(readings, tr.zone)[0]
+        if card is None:
+            readings = tr.readings()
+            card = view.choose(readings, tr.zone)[0]
         if card is None:
             return False
         index, before = next(iter(early.items())) if early \
@@ -285,7 +288,11 @@ class Gathering:
         tr.state, tr.card = "played", card
         if before is not None:  # the track of the weak readings gives way to this one
             self.tracks = [o for o in self.tracks if not (o.hinted and o.card == before)]
-        # (`_emit` gives it the frame time: when it was read, the time of its play)
+        # (`_emit` gives it the frame time: when it was read, the time of its play; its other
+        # readings go with it, as with any card recorded: a revoke one of them would clear is
+        # in doubt)
+        others = [[c, round(v, 3)] for c, v in readings if c != card][:3]
         self._emit(out, "correction", {"play": index, "card": card, "before": before,
+                                       "alternatives": others,
                                        **({} if before is None else {"uncertain": False})})
         return True

@@ -756,7 +756,7 @@ def test_the_last_seats_card_closes_the_trick_without_waiting_for_the_sweep() ->
     ev, t = run(tr, _trick({"N": "7H", "W": "8H", "S": "9H", "E": "AH"}), t0=t, seconds=1.0)
     ((kind, fill),) = [(e["type"], e["data"]) for e in ev]
     assert kind == "correction"
-    assert fill == {"play": 2, "card": "9H", "before": None, "t": fill["t"]}
+    assert fill == {"play": 2, "card": "9H", "before": None, "t": fill["t"], "alternatives": []}
     assert t - 1.0 < fill["t"] < t
     assert tr.view.plays == [("N", "7H"), ("W", "8H"), ("S", "9H"), ("E", "AH")]
     ev, t = run(tr, lambda t: [], t0=t, seconds=1.0)
@@ -1659,8 +1659,9 @@ def test_a_card_named_early_then_read_plainly_in_its_place_is_that_play(late: st
     fixes = [fixed(e) for e in events if e["type"] == "correction"]
     assert fixes[0] == {"play": 6, "card": "9C", "before": None, "uncertain": True,
                         "alternatives": [["TC", 0.111]]}
-    # Either way it is no longer in doubt.
-    assert fixes[1:] == [{"play": 6, "card": late, "before": "9C", "uncertain": False}]
+    # Either way it is no longer in doubt (renamed, it fills the play: with its other readings).
+    assert fixes[1:] == [{"play": 6, "card": late, "before": "9C", "uncertain": False,
+                          **({} if late == "9C" else {"alternatives": []})}]
     assert tr.view.plays[6] == ("W", late) and tr._provisional() == {}
     assert kinds(events).count("trick_gathered") == 1
 
@@ -1688,7 +1689,8 @@ def test_after_a_restart_a_card_named_early_is_still_open_to_its_plain_reading()
     assert again._provisional() == {6: "9C"}
     ev, _ = run(again, lambda t: [*lying(t), det("TC", "W")], t0=100.0, seconds=1.0)
     assert kinds(ev) == ["correction"]
-    assert fixed(ev[0]) == {"play": 6, "card": "TC", "before": "9C", "uncertain": False}
+    assert fixed(ev[0]) == {"play": 6, "card": "TC", "before": "9C", "uncertain": False,
+                            "alternatives": []}
 
 
 def test_a_card_named_early_does_not_take_the_same_card_put_down_by_a_later_seat() -> None:
@@ -1958,8 +1960,13 @@ def test_an_unread_card_read_in_doubt_at_last_is_named_with_its_weak_readings(we
     late = det("TC", "W", 0.55, [("KC", 0.3)])
     tr, events, _t = _second_trick_with_w_unread(weak, late=late)
     assert plays(events) == [("E", "7C"), ("N", "8C"), ("W", None), ("S", "AC")]
-    assert [fixed(e) for e in events if e["type"] == "correction"] == [
-        {"play": 6, "card": card, "before": None}]
+    # Its other readings, weak ones and its own together, go with it (a revoke one of them
+    # would clear is in doubt).
+    other = "TC" if card == "9C" else "9C"
+    fix, = [fixed(e) for e in events if e["type"] == "correction"]
+    assert fix == {"play": 6, "card": card, "before": None, "alternatives": fix["alternatives"]}
+    assert [c for c, _share in fix["alternatives"]] == [other, "KC"]
+    assert 0.2 < fix["alternatives"][0][1] < 0.35
     assert tr.view.plays[6] == ("W", card)
 
 
@@ -2081,7 +2088,7 @@ def test_a_faint_other_reading_of_the_trick_before_waits_for_the_missing_leader(
         assert fixes[0] == {"play": 0, "card": "QD", "before": "QH"}
         assert tr.view.plays[4:] == [("W", "7C"), ("S", "8C"), ("E", "9C"), ("N", "TC")]
     else:  # no reading says another seat won: N's lead was never seen, and shows last
-        assert {"play": 4, "card": "TC", "before": None} in fixes
+        assert {"play": 4, "card": "TC", "before": None, "alternatives": []} in fixes
         assert all(f["play"] >= 4 for f in fixes)
         assert tr.view.plays[4:] == [("N", "TC"), ("W", "7C"), ("S", "8C"), ("E", "9C")]
 

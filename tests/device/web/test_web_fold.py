@@ -120,6 +120,17 @@ def test_the_record_lists_readings_in_doubt_and_writes_deduced_cards_unread() ->
     assert fold(store.events()).deal.record(None)["plays"][0] == ["N", "QD"]  # settled
 
 
+def test_an_unread_play_filled_by_a_plain_reading_keeps_that_cards_other_readings() -> None:
+    store = _log(("deal_started", {"dealer": "E"}, "camera"),
+                 ("card_played", {"seat": "N", "card": None, "t": 3.0}, "camera"),
+                 ("correction", {"play": 0, "card": "QH", "before": None, "t": 4.5,
+                                 "alternatives": [["QD", 0.18], ["KH", 0.02]]}, "camera"))
+    (p,) = fold(store.events()).deal.plays
+    assert (p.card, p.uncertain, p.alternatives) == ("QH", False, [["QD", 0.18], ["KH", 0.02]])
+    # As for a card recorded directly: a revoke that QD would clear is in doubt.
+    assert fold(store.events()).deal.record(None)["plays"] == [["N", "QH", ["QD"]]]
+
+
 def test_an_unread_play_read_at_last_takes_the_time_it_was_read() -> None:
     store = _log(("deal_started", {"dealer": "E"}, "camera"),
                  ("card_played", {"seat": "N", "card": None, "t": 3.0}, "camera"),
