@@ -40,9 +40,9 @@ SWAP_DEPTH = 3
 # card of each, and the surer reading wins (`given_up`).
 SURE_SHARE = 0.8
 SURE_VOTES = 5.0
-# A recorded card that breaks a rule, its second reading this share of its votes at least, held by
-# a play named on under NIL_SHARE of its own votes (its readings taken by plainer ones, or none):
-# the two are swapped when that breaks fewer rules (`misread_pair`).
+# A recorded card read as another this share of its votes at least, that card recorded at a play
+# named on under NIL_SHARE of its own votes (its readings taken by plainer ones, or none): the two
+# are swapped when that breaks fewer rules (`misread_pair`).
 PAIR_SHARE = 0.3
 NIL_SHARE = 0.1
 # The unread cards the rules deal out one way go the way the weak readings where they lay favour

@@ -161,6 +161,7 @@ class UnreadNaming:
         for track, card in moved:
             if track is not None:
                 track.card = card
+
     def _swap(self, index: int, deduced: str, hints: Mapping[str, float],
               named: dict[int, str], out: list[Event]) -> bool:
         """Name unread play `index` (`named` by the rules as `deduced`, like every unread play)

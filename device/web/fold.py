@@ -206,11 +206,11 @@ def _correction(game: Folded, ev: Event) -> None:
     if ev.data.get("uncertain"):  # named from weak readings (the rules left several ways)
         play.uncertain = True
         play.alternatives = [list(a) for a in ev.data.get("alternatives", [])]
-    elif ev.data.get("uncertain") is False:  # the camera read it plainly since
-        play.uncertain, play.alternatives = False, []
-    if ev.data.get("uncertain") is not True and "alternatives" in ev.data:
-        # (an unread play filled by its card read plainly: that card's other readings)
-        play.alternatives = [list(a) for a in ev.data["alternatives"]]
+    else:
+        if ev.data.get("uncertain") is False:  # the camera read it plainly since
+            play.uncertain, play.alternatives = False, []
+        if "alternatives" in ev.data:  # (filled by its card read plainly: its other readings)
+            play.alternatives = [list(a) for a in ev.data["alternatives"]]
     if ev.actor != "camera":
         play.alternatives = []  # the referee looked: the card is no longer in doubt
 
