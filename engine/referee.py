@@ -132,7 +132,9 @@ def judge_deal(rules: RuleSet, deal: DealRecord) -> JudgedDeal:
 def _in_doubt(rules: RuleSet, deal: DealRecord, found: list[Violation]) -> list[Violation]:
     """Each violation that one other reading of one play read in doubt would clear is marked
     with that reading (`Violation.unless`): a misread card must not pass for a revoke, so the
-    referee checks that card before calling it. A reading already seen elsewhere is no option."""
+    referee checks that card before calling it. A reading already seen elsewhere is no option,
+    nor one with which the deal breaks more rules in all (an AH that would have won a trick
+    the camera saw another seat win, and so put the next three plays out of turn)."""
     taken = {c for _s, c in deal.as_read if c is not None}
     cleared: dict[tuple[int, str], tuple[int, Card]] = {}
     for index, others in deal.doubts:
@@ -140,6 +142,8 @@ def _in_doubt(rules: RuleSet, deal: DealRecord, found: list[Violation]) -> list[
             if card in taken:
                 continue
             trial = judge_deal(rules, deal.with_reading(rules, index, card))
+            if len(trial.violations) > len(found):
+                continue
             still = {(v.play, v.rule) for v in trial.violations}
             for v in found:
                 key = (v.play, v.rule)

@@ -54,6 +54,17 @@ def test_a_revoke_one_other_reading_would_clear_is_marked_with_it(index, others,
     assert v.get("unless") == unless
 
 
+def test_a_reading_that_would_break_more_rules_in_all_does_not_put_a_revoke_in_doubt() -> None:
+    # W's proof is KH here. Read AH, W's first card would follow hearts, but win the trick
+    # the record shows E winning: E's lead and the two plays after it would be out of turn.
+    revoke = [*REVOKE[:6], ["W", "KH"]]
+    (v,) = _verdict(_with(revoke, 1, ["AH"]))["violations"]
+    assert (v["play"], v["rule"], v["proven_by"]) == (1, "follow-suit", 6)
+    assert "unless" not in v
+    (v,) = _verdict(_with(revoke, 1, ["AH", "8H"]))["violations"]
+    assert v["unless"] == {"play": 1, "card": "8H"}  # a heart that loses clears it
+
+
 def test_out_of_turn_plays_after_a_misread_winner_are_marked_with_the_reading() -> None:
     # N's QD read as QH: nobody followed hearts, so N seems to win and W's lead looks out of
     # turn; as QD, W's KD wins and leads.
@@ -107,6 +118,7 @@ def test_a_mark_names_a_reading_that_really_clears_it(gen, seed, n) -> None:
         trial[k] = [plays[k][0], card]
         again = judge(load_record({**base, "plays": trial}))["violations"]
         assert (v["play"], v["rule"]) not in {(w["play"], w["rule"]) for w in again}
+        assert len(again) <= len(sure)  # (a story breaking more rules in all is no doubt)
 
 
 def test_the_score_sheet_says_which_card_to_check() -> None:
