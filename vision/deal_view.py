@@ -166,14 +166,17 @@ class DealView:
             self._leaders_key, self._leaders = key, self._possible_leaders(start)
         return None if self._leaders is None else set(self._leaders)
 
-    def leaders_if(self, index: int, card: str) -> set[str] | None:
-        """The seats that may lead the trick after gathered play `index`'s had that play been
-        `card` (None when any may, or the engine cannot say)."""
-        start = 4 * (index // 4 + 1)
-        if self.contract is None or self.rules is None or not 0 <= index < 4 * self.gathered:
+    def leaders_if(self, renamed: Mapping[int, str]) -> set[str] | None:
+        """The seats that may lead the trick after the gathered plays `renamed` (index: card,
+        all of one trick) had those plays been those cards (None when any may, or the engine
+        cannot say)."""
+        start = 4 * (max(renamed) // 4 + 1)
+        if self.contract is None or self.rules is None or min(renamed) < 0 \
+                or max(renamed) >= 4 * self.gathered:
             return None
         plays = list(self.plays[:start])
-        plays[index] = (plays[index][0], card)
+        for index, card in renamed.items():
+            plays[index] = (plays[index][0], card)
         found = self._possible_leaders(start, plays)
         return None if found is None else set(found)
 

@@ -23,35 +23,46 @@ FAINT_SHARE = 0.05
 
 
 def trick_won_by(view: DealView, tracks: Sequence[CardTrack], seat: str,
-                 lying: frozenset[str] = frozenset()) -> tuple[int, str, CardTrack] | None:
-    """The likeliest other reading of a card of the last trick gathered (a card not played
-    elsewhere, with FAINT_SHARE of its votes) that lets `seat` lead now: (play, card, track), or
-    None when there is none or two tie. When several would, the seats' order is worth more
-    than which card was misread (a later sighting of either may still correct it: set 2045,
-    readings of 0.36 and 0.32 each made the same seat the winner; taking neither shifted four
-    plays out of turn). Never a card read surely lying there for the next trick (`lying`: seed
-    2056, E's KS lay leading it; giving E's play of the last trick back its misreading KS, so
-    that E won, only made that KS seen twice again)."""
-    found = sorted(((dict(track.readings())[other], index, other, track)
-                    for index, other, track in _other_readings(view, tracks)
-                    if other not in lying and seat in (view.leaders_if(index, other) or ())),
-                   key=lambda f: -f[0])
+                 lying: frozenset[str] = frozenset()) -> list[tuple[int, str, CardTrack]]:
+    """The likeliest other reading of a card of the last trick gathered (`_other_readings`: a
+    card not played elsewhere, or two cards of that trick swapped) that lets `seat` lead now:
+    its renamings (play, card, track), or none when there is none or two tie. When several
+    would, the seats' order is worth more than which card was misread (a later sighting of
+    either may still correct it: set 2045, readings of 0.36 and 0.32 each made the same seat
+    the winner; taking neither shifted four plays out of turn). Never a card read surely lying
+    there for the next trick (`lying`: seed 2056, E's KS lay leading it; giving E's play of the
+    last trick back its misreading KS, so that E won, only made that KS seen twice again)."""
+    found = sorted(((share, renamed, owners)
+                    for share, renamed, owners in _other_readings(view, tracks)
+                    if not lying & set(renamed.values())
+                    and seat in (view.leaders_if(renamed) or ())), key=lambda f: -f[0])
     if not found or (len(found) > 1 and found[0][0] == found[1][0]):
-        return None
-    return found[0][1:]
+        return []
+    _share, renamed, owners = found[0]
+    return [(i, card, track) for (i, card), track in zip(renamed.items(), owners, strict=True)]
 
 
 def _other_readings(view: DealView, tracks: Sequence[CardTrack]
-                    ) -> Iterator[tuple[int, str, CardTrack]]:
-    """(play, card, track): each other reading of a card of the last trick gathered, a card not
-    played elsewhere with FAINT_SHARE of its track's votes."""
+                    ) -> Iterator[tuple[float, dict[int, str], list[CardTrack]]]:
+    """(share, renamings {play: card}, their tracks): each other reading of a card of the last
+    trick gathered with FAINT_SHARE of its track's votes, a card not played elsewhere; or the
+    card of another play of that trick whose track reads this one's card as often (FAINT_SHARE):
+    the two swapped, at the lesser share (seed 2080 deal 10: E's 8C read 9C 0.82 / 8C 0.16 and
+    N's 9C read 8C 0.53 / 9C 0.34; N's 9C won the trick, not E's, and N led the next)."""
     start = 4 * view.gathered
-    for index in range(max(start - 4, 0), start):
+    trick = range(max(start - 4, 0), start)
+    for index in trick:
         card = view.plays[index][1]
         track = None if card is None else track_of(tracks, card)
-        for other, share in track.readings() if track is not None else ():
-            if other != card and share >= FAINT_SHARE and other not in view.played:
-                yield index, other, track
+        for other, share in track.readings() if track is not None and card else ():
+            if other == card or share < FAINT_SHARE:
+                continue
+            if other not in view.played:
+                yield share, {index: other}, [track]
+            elif (mate_at := view.play_of(other)) in trick and mate_at > index \
+                    and (mate := track_of(tracks, other)) is not None \
+                    and (back := dict(mate.readings()).get(card, 0.0)) >= FAINT_SHARE:
+                yield min(share, back), {index: other, mate_at: card}, [track, mate]
 
 
 def next_lead_fits(view: DealView, index: int, card: str) -> bool:
@@ -60,16 +71,15 @@ def next_lead_fits(view: DealView, index: int, card: str) -> bool:
     start = 4 * (index // 4 + 1)
     if len(view.plays) <= start or view.plays[start][1] is None:
         return True
-    found = view.leaders_if(index, card)
+    found = view.leaders_if({index: card})
     return found is None or view.plays[start][0] in found
 
 
 def leader_in_doubt(view: DealView, tracks: Sequence[CardTrack]) -> bool:
-    """Whether another reading of a card of the last trick gathered (a card not played
-    elsewhere, with FAINT_SHARE of its votes) would let another seat lead now."""
+    """Whether another reading of a card of the last trick gathered (`_other_readings`) would
+    let another seat lead now."""
     now = view.leaders()
-    return any(view.leaders_if(index, other) != now
-               for index, other, _track in _other_readings(view, tracks))
+    return any(view.leaders_if(renamed) != now for _s, renamed, _t in _other_readings(view, tracks))
 
 
 def seats_in_turn(view: DealView, lying: Sequence[CardTrack],

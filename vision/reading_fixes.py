@@ -7,8 +7,9 @@ tracker as `correction` events (actor camera):
   is wrong (`vision.seen_twice`: as it lands, and when its trick is gathered);
 - a trick the next one says was won by another seat: the first card of the new trick lies in
   front of a seat that cannot lead by the readings of the last trick, while a seat that could put
-  its card down after it; the likeliest other reading of a card of the last trick that makes the
-  first seat the winner is taken (`vision.leads.trick_won_by`).
+  its card down after it; the likeliest other reading of a card of the last trick (or two of its
+  cards each read as the other, swapped) that makes the first seat the winner is taken
+  (`vision.leads.trick_won_by`).
 `ReadingFixes` is the part of the tracker that asks these questions and writes the corrections;
 the naming of unread cards is `vision.unread_naming`'s, which reads the weak readings gathered
 here (`_note_hints`).
@@ -85,8 +86,8 @@ class ReadingFixes:
         """At a trick's start, the first card lying (held: its seat cannot lead) was put down
         before a card of a seat that can (nothing, not even a box read weakly, lay in that
         seat's place before): the last trick's readings, not the order of the seats, are then
-        in doubt, and one other reading that makes the first seat its winner
-        is taken (`trick_won_by`). Tried once per trick and first card."""
+        in doubt, and one other reading (or swap) that makes the first seat its winner is
+        taken (`trick_won_by`). Tried once per trick and first card."""
         view = self.view
         leaders = view.leaders() if view.gathered and not view.trick_plays else None
         if leaders is None:
@@ -107,7 +108,8 @@ class ReadingFixes:
         self._mend_tried.add((view.gathered, first.first_seen))
         sure = frozenset(o.readings()[0][0] for o in lying
                          if o.read_surely(self.settings.sure_conf))
-        self._correct(trick_won_by(view, self.tracks, first.zone, sure), out)
+        for fix in trick_won_by(view, self.tracks, first.zone, sure):
+            self._correct(fix, out)
 
     def _first_alone(self, first: CardTrack, leaders: set[str],
                      lying: Sequence[CardTrack]) -> bool:

@@ -2061,6 +2061,33 @@ def test_the_next_lead_read_surely_is_no_other_reading_of_the_trick_before() -> 
                              ("E", "KS"), ("N", "AS")]
 
 
+@pytest.mark.parametrize("back", [0.4, 0.03])
+def test_two_cards_of_the_trick_before_read_each_as_the_other_are_swapped_by_the_next_lead(
+        back) -> None:
+    # Seed 2080 deal 10: N's 8C read 9C (8C a fifth of its votes), W's 9C read 8C (9C `back`
+    # of its votes), so N seemed to win the clubs trick. W leads the next one, S, E and N
+    # following: read so, N's lead was never seen. The two readings swapped, W won.
+    tr = started("E", {"taker": "N", "bid": 80, "trump": "S"})  # N leads, then W, S, E
+    lying = [det("9C", "N", 0.8, alts=(("8C", 0.2),)),
+             det("8C", "W", 0.9 * (1 - back), alts=(("9C", 0.9 * back),))]
+    _, t = run(tr, lambda t: lying[:1], seconds=0.8)
+    _, t = _one_by_one(tr, [("S", "7C"), ("E", "7D")], t=run(tr, lambda t: lying, t0=t,
+                                                             seconds=0.8)[1])
+    _, t = run(tr, lambda t: [*lying, *_trick({"S": "7C", "E": "7D"})(t)], t0=t)
+    _, t = run(tr, lambda t: [], t0=t, seconds=1.2)  # swept
+    assert tr.view.plays[:2] == [("N", "9C"), ("W", "8C")] and tr.view.leaders() == {"N"}
+    events, t = _one_by_one(tr, [("W", "KD"), ("S", "8D"), ("E", "9D"), ("N", "QD")], t=t,
+                            pace=1.0)
+    fixes = [fixed(e) for e in events if e["type"] == "correction"]
+    if back >= 0.05:
+        assert fixes == [{"play": 0, "card": "8C", "before": "9C"},
+                         {"play": 1, "card": "9C", "before": "8C"}]
+        assert tr.view.plays[4:] == [("W", "KD"), ("S", "8D"), ("E", "9D"), ("N", "QD")]
+    else:  # W's picture never read 9C: no reading says W won, N's lead shows last
+        assert all(f["play"] >= 4 for f in fixes)
+        assert tr.view.plays[4:] == [("N", "QD"), ("W", "KD"), ("S", "8D"), ("E", "9D")]
+
+
 @pytest.mark.parametrize("share", [0.07, 0.03])
 def test_a_faint_other_reading_of_the_trick_before_waits_for_the_missing_leader(share) -> None:
     # Set 2040 deal 2: N's 9D read 7D (9D 8% of its votes), so E seemed to win trick 0. N led
