@@ -54,7 +54,7 @@ def _other_readings(view: DealView, tracks: Sequence[CardTrack]
     for index in trick:
         card = view.plays[index][1]
         track = None if card is None else track_of(tracks, card)
-        for other, share in track.readings() if track is not None and card else ():
+        for other, share in track.readings() if track is not None else ():
             if other == card or share < FAINT_SHARE:
                 continue
             if other not in view.played:
