@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import statistics
 from collections import deque
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from vision.detections import Detection, inside, iou
 
@@ -209,6 +210,12 @@ def by_share(*tallies: Mapping[str, float]) -> list[tuple[str, float]]:
         votes = summed
     total = sum(votes.values()) or 1.0
     return sorted(((c, v / total) for c, v in votes.items()), key=lambda cv: -cv[1])
+
+
+def alternatives(readings: Iterable[tuple[str, float]], card: str) -> list[list[Any]]:
+    """A record's `alternatives` for `card`: the other three best of `readings` (card, share,
+    best first), each share to 3 places."""
+    return [[c, round(v, 3)] for c, v in readings if c != card][:3]
 
 
 def vote_shares(votes: Mapping[str, float]) -> dict[str, float]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from vision.card_track import CardTrack
+from vision.card_track import CardTrack, alternatives
 from vision.deal_view import DealView
 from vision.felt_marks import FeltMarks
 from vision.geometry import TRICK
@@ -291,7 +291,7 @@ class Gathering:
         # (`_emit` gives it the frame time: when it was read, the time of its play; its other
         # readings go with it, as with any card recorded: a revoke one of them would clear is
         # in doubt)
-        others = [[c, round(v, 3)] for c, v in readings if c != card][:3]
+        others = alternatives(readings, card)
         self._emit(out, "correction", {"play": index, "card": card, "before": before,
                                        "alternatives": others,
                                        **({} if before is None else {"uncertain": False})})

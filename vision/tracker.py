@@ -27,7 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from vision.card_track import DOUBTED_SHARE, CardTrack, count_since, dist
+from vision.card_track import DOUBTED_SHARE, CardTrack, alternatives, count_since, dist
 from vision.deal_view import DealView
 from vision.detections import Detection
 from vision.felt_marks import FeltMarks
@@ -336,7 +336,7 @@ class TableTracker(Gathering, ReadingFixes, UnreadNaming, TurnOrder):
         card_share = clear if card == top else dict(readings)[card]
         tr.name_doubted = confidence < s.sure_conf or card_share < DOUBTED_SHARE
         uncertain = resolved or not seat_sure or tr.name_doubted
-        alternatives = [[c, round(v, 3)] for c, v in readings if c != card][:3]
+        others = alternatives(readings, card)
         tr.state, tr.card = "played", card
         if clear < 0.6 and t - tr.settled_since - s.steady_s < s.max_wait:
             tr.doubt_settled = tr.settled_since  # recorded in doubt without waiting
@@ -347,7 +347,7 @@ class TableTracker(Gathering, ReadingFixes, UnreadNaming, TurnOrder):
             "seen": round(tr.settled_since, 3),
             "confidence": round(confidence, 3),
             "uncertain": bool(uncertain),
-            "alternatives": alternatives,
+            "alternatives": others,
             "evidence": None,
         }
         self._emit(out, "card_played", data, box=list(tr.box) if tr.box else None)

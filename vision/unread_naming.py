@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from vision.card_track import CardTrack, track_of, vote_shares
+from vision.card_track import CardTrack, alternatives, track_of, vote_shares
 from vision.deal_view import DealView
 from vision.swaps import (
     SURE_SHARE,
@@ -111,8 +111,8 @@ class UnreadNaming:
         misread (`_swap`)."""
         view = self.view
         early = self._provisional()
-        hints = {i: self._hints[(i // 4, seat)] for i, (seat, card) in enumerate(view.plays)
-                 if (card is None or i in early) and (i // 4, seat) in self._hints}
+        hints = {i: h for i, h in self._play_hints().items()
+                 if view.plays[i][1] is None or i in early}
         proven, hinted, ways = view.deduced(hints, reopen=early)
         if ways:  # (the rules leave several ways and the weak readings chose none)
             hinted = self._way_by_pictures(ways, hints)
@@ -139,18 +139,20 @@ class UnreadNaming:
                                                                else {})})
         for i, card, shares in hinted:
             self._swap(i, card, hints.get(i, {}), named, out)
-            others = sorted(([c, p] for c, p in shares.items() if c != named[i]),
-                            key=lambda a: -a[1])
             self._emit(out, "correction", {"play": i, "card": named[i], "before": None,
-                                           "uncertain": True, "alternatives": others[:3]})
+                                           "uncertain": True,
+                                           "alternatives": alternatives(shares.items(), named[i])})
         self._swap_pair(out)
+
+    def _play_hints(self) -> dict[int, dict[str, float]]:
+        """The weak readings in each play's place during its trick (`_hints`), by play index."""
+        return {i: self._hints[(i // 4, seat)] for i, (seat, _card) in enumerate(self.view.plays)
+                if (i // 4, seat) in self._hints}
 
     def _swap_pair(self, out: list[Event]) -> None:
         """Every play named: two whose cards the rules and a near-even reading say were
         swapped (`misread_pair`) are written in the other way round, uncertain."""
-        hints = {i: self._hints[(i // 4, seat)] for i, (seat, _card) in enumerate(self.view.plays)
-                 if (i // 4, seat) in self._hints}
-        pair = misread_pair(self.view, self.tracks, hints)
+        pair = misread_pair(self.view, self.tracks, self._play_hints())
         if pair is None:
             return
         before = {i: self.view.plays[i][1] for i, _card in pair}
