@@ -178,7 +178,10 @@ def dealt_otherwise(view: DealView, proven: Sequence[tuple[int, str]],
             or votes(best) - votes(ranked[1]) < HINT_MARGIN:
         return None
     filled = dict(proven)
-    plays = [(seat, filled.get(i, card)) for i, (seat, card) in enumerate(view.plays)]
+    named = [(seat, filled.get(i, card)) for i, (seat, card) in enumerate(view.plays)]
+    plays = [(seat, card) for seat, card in named if card is not None]
+    if len(plays) < len(named):
+        return None  # (an unread card not proven: the rules cannot be counted)
     before = view.rules_broken(plays)
     for i, card in zip(where, best, strict=True):
         plays[i] = (plays[i][0], card)

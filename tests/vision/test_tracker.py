@@ -2226,3 +2226,19 @@ def test_a_card_read_clearly_once_the_hand_lets_go_renames_what_was_read_under_i
     assert [fixed(e) for e in events if e["type"] == "correction"] == [
         {"play": 0, "card": "7D", "before": "AD", "uncertain": True}]
     assert tr.view.plays == [("N", "7D")] and len(tr.tracks) == 1
+
+
+def test_the_unread_cards_dealt_otherwise_need_every_play_named() -> None:
+    """`dealt_otherwise` with an unread play the rules leave open (neither proven nor named):
+    the rules broken cannot be counted (`engine.observe.audit` needs every card), so the rules'
+    way stands (it raised AttributeError)."""
+    from vision.deal_view import DealView
+    from vision.swaps import dealt_otherwise
+
+    view = DealView()
+    view.apply({"type": "deal_started", "data": {"dealer": "E"}})
+    view.apply({"type": "contract", "data": {"taker": "N", "bid": 80, "trump": "H"}})
+    for seat, card in [("N", "7S"), ("W", None), ("S", None), ("E", None)]:
+        view.apply({"type": "card_played", "data": {"seat": seat, "card": card}})
+    hints = {1: {"9S": 5.0}, 2: {"8S": 5.0}}  # the weak readings favour the other way
+    assert dealt_otherwise(view, [(1, "8S"), (2, "9S")], hints) is None
