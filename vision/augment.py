@@ -87,7 +87,7 @@ def procedural_surface(size: tuple[int, int], rng: random.Random) -> np.ndarray:
 def cast_shadow(image: np.ndarray, rng: random.Random) -> np.ndarray:
     """The soft shadow of a head, an arm or the phone taking the picture over part of the frame."""
     h, w = image.shape[:2]
-    mask = np.zeros((h, w), np.float32)
+    mask: np.ndarray = np.zeros((h, w), np.float32)
     centre = (rng.uniform(-0.2, 1.2) * w, rng.uniform(-0.2, 1.2) * h)
     radius = rng.uniform(0.3, 0.8) * max(w, h)
     points = [
@@ -99,7 +99,7 @@ def cast_shadow(image: np.ndarray, rng: random.Random) -> np.ndarray:
     ]
     cv2.fillPoly(mask, [np.round(points).astype(np.int32)], 1.0)
     mask = cv2.GaussianBlur(mask, (0, 0), rng.uniform(0.02, 0.08) * max(w, h))
-    out = image.astype(np.float32) * (1 - rng.uniform(0.25, 0.6) * mask[:, :, None])
+    out: np.ndarray = image.astype(np.float32) * (1 - rng.uniform(0.25, 0.6) * mask[:, :, None])
     return out.astype(np.uint8)
 
 
@@ -117,18 +117,19 @@ def light_gradient(image: np.ndarray, rng: random.Random) -> np.ndarray:
         gain = rng.uniform(1.0, 1.3) - d * rng.uniform(0.2, 0.8)
     cast = np.array([rng.uniform(0.85, 1.1), rng.uniform(0.92, 1.05), rng.uniform(0.9, 1.15)])
     out = image.astype(np.float32) * gain[:, :, None] * cast * rng.uniform(0.65, 1.25)
-    return np.clip(out, 0, 255).astype(np.uint8)
+    lit: np.ndarray = np.clip(out, 0, 255).astype(np.uint8)
+    return lit
 
 
 def glare(image: np.ndarray, rng: random.Random) -> np.ndarray:
     """A specular blob: light reflected by a glossy card or the table varnish."""
     h, w = image.shape[:2]
-    mask = np.zeros((h, w), np.float32)
+    mask: np.ndarray = np.zeros((h, w), np.float32)
     center = (rng.randrange(w), rng.randrange(h))
     axes = (rng.randint(w // 20, w // 5), rng.randint(h // 20, h // 5))
     cv2.ellipse(mask, center, axes, rng.uniform(0, 180), 0, 360, 1.0, -1)
     mask = cv2.GaussianBlur(mask, (0, 0), max(axes) / 2.5) * rng.uniform(0.3, 0.8)
-    out = image.astype(np.float32) * (1 - mask[:, :, None]) + 255 * mask[:, :, None]
+    out: np.ndarray = image.astype(np.float32) * (1 - mask[:, :, None]) + 255 * mask[:, :, None]
     return out.astype(np.uint8)
 
 
@@ -137,7 +138,7 @@ def blur(image: np.ndarray, rng: random.Random) -> np.ndarray:
     if rng.random() < 0.6:
         return cv2.GaussianBlur(image, (0, 0), rng.uniform(0.4, 1.4))
     n = rng.randint(3, 7)
-    kernel = np.zeros((n, n), np.float32)
+    kernel: np.ndarray = np.zeros((n, n), np.float32)
     kernel[n // 2, :] = 1 / n
     rot = cv2.getRotationMatrix2D((n / 2 - 0.5, n / 2 - 0.5), rng.uniform(0, 180), 1)
     kernel = cv2.warpAffine(kernel, rot, (n, n))
@@ -155,7 +156,12 @@ def noise(image: np.ndarray, rng: random.Random) -> np.ndarray:
 def jpeg(image: np.ndarray, rng: random.Random) -> np.ndarray:
     """Compress and decompress: block artefacts and chroma smear."""
     ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, rng.randint(30, 90)])
-    return cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else image
+    if not ok:
+        return image
+    decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    if decoded is None:
+        raise ValueError("cv2.imdecode could not read the JPEG cv2.imencode just wrote")
+    return decoded
 
 
 def colour(image: np.ndarray, rng: random.Random) -> np.ndarray:
@@ -166,7 +172,8 @@ def colour(image: np.ndarray, rng: random.Random) -> np.ndarray:
     out = cv2.cvtColor(np.clip(hsv, 0, 255).astype(np.uint8), cv2.COLOR_HSV2BGR).astype(np.float32)
     mean = out.mean()
     out = (out - mean) * rng.uniform(0.75, 1.25) + mean
-    return np.clip(out, 0, 255).astype(np.uint8)
+    coloured: np.ndarray = np.clip(out, 0, 255).astype(np.uint8)
+    return coloured
 
 
 def finish(image: np.ndarray, rng: random.Random) -> np.ndarray:

@@ -173,7 +173,7 @@ class CardTrack:
 
 def dist(a: tuple[float, float], b: tuple[float, float]) -> float:
     """Distance between two points in pixels."""
-    return ((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5
+    return float(((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5)  # (mypy: float ** float is Any)
 
 
 def count_since(times: deque[float], since: float) -> int:

@@ -82,7 +82,8 @@ class CardClassifier:
             turned = [np.rot90(batch, k, axes=(2, 3)) for k in range(self.turns)]
             batch = np.ascontiguousarray(np.concatenate(turned))
         (probs,) = self.session.run(None, {self.input: batch})
-        return np.asarray(probs, np.float32).reshape(self.turns, n, -1).mean(0)
+        mean: np.ndarray = np.asarray(probs, np.float32).reshape(self.turns, n, -1).mean(0)
+        return mean
 
     def classify(
         self, bgr: np.ndarray, boxes: Sequence[Sequence[float]], top: int = 5

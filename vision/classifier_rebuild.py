@@ -12,6 +12,7 @@ the shipped function, not from a network that has to relearn its normalisation.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 import numpy as np
 import torch
@@ -50,7 +51,7 @@ def cardnet_from_onnx(path: Path, sample: np.ndarray) -> CardNet:
     """
     convs, head_w, head_b = _folded_weights(Path(path))
     net = CardNet(classes=head_w.shape[0], crop=int(sample.shape[1]))
-    blocks = list(net.features)
+    blocks = cast(list[nn.Sequential], list(net.features))  # (each a `_conv`)
     if len(blocks) != len(convs):
         raise ValueError(
             f"{path}: {len(convs)} convolutions, CardNet({sample.shape[1]}) has {len(blocks)}"
@@ -60,6 +61,8 @@ def cardnet_from_onnx(path: Path, sample: np.ndarray) -> CardNet:
     with torch.no_grad():
         for block, (weight, bias) in zip(blocks, convs, strict=True):
             conv, bn = block[0], block[1]
+            assert isinstance(conv, nn.Conv2d) and isinstance(bn, nn.BatchNorm2d)
+            assert bn.running_mean is not None and bn.running_var is not None  # tracked stats
             if tuple(conv.weight.shape) != weight.shape:
                 want = tuple(conv.weight.shape)
                 raise ValueError(f"{path}: conv shape {weight.shape}, expected {want}")

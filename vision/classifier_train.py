@@ -50,7 +50,8 @@ class CardNet(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         """Logits for a float batch (N, 3, H, W) already scaled by `prepare`."""
-        return self.head(self.features(x).mean(dim=(2, 3)))
+        logits: torch.Tensor = self.head(self.features(x).mean(dim=(2, 3)))
+        return logits
 
 
 class Exported(nn.Module):

@@ -137,9 +137,9 @@ def crops_of(
         elif name not in _INDEX and float(c["visible"]) >= MIN_NONE_VISIBLE:  # type: ignore[arg-type]
             yield square_crop(image, jitter_box(box, rng), size), NONE
     if rng.random() < felt:
-        box = _felt_box((w, h), labelled, rng)
-        if box is not None:
-            yield square_crop(image, box, size), NONE
+        free = _felt_box((w, h), labelled, rng)
+        if free is not None:
+            yield square_crop(image, free, size), NONE
 
 
 def _dataset_items(root: Path, split: str) -> Iterator[tuple[np.ndarray, list[dict[str, object]]]]:
@@ -155,12 +155,18 @@ def _rendered_items(
     split: str, count: int, size: int, seed: int, closeup: float, far: float = 0.0
 ) -> Iterator[tuple[np.ndarray, list[dict[str, object]]]]:
     """Fresh scenes from the renderer: training designs for train, held-out ones for val."""
-    from vision.artwork import held_out_designs, load_design, load_textures, training_designs
+    from vision.artwork import (
+        Design,
+        held_out_designs,
+        load_design,
+        load_textures,
+        training_designs,
+    )
     from vision.scene import random_scene
 
     names = training_designs() if split == "train" else held_out_designs()
     textures = load_textures()
-    designs: dict[str, object] = {}
+    designs: dict[str, Design] = {}
     for i in range(count):
         rng = random.Random(f"crops:{seed}:{split}:{i}")
         name = names[rng.randrange(len(names))]
@@ -171,7 +177,7 @@ def _rendered_items(
             textures,
             size,
             rng,
-            closeup=closeup,  # type: ignore[arg-type]
+            closeup=closeup,
             far=far,
         )
         image, labels = scene.render(placements, occluders, rng=rng)

@@ -124,7 +124,8 @@ def play_deal(
         hands = deal_hands(rng)
         held = {s: list(h) for s, h in hands.items()}
         obs = ObservedDeal(rules, contract, dealer, hands)
-        strict = Deal(rules, contract, dealer, hands)  # the policy's legal set while no revoke
+        strict: Deal | None = Deal(  # the policy's legal set while no revoke
+            rules, contract, dealer, hands)
         plays: list[tuple[Seat, Card]] = []
         illegal: list[int] = []
         # Spread the revokes over tricks 1-7 (the last trick has no choice).

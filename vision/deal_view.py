@@ -12,7 +12,7 @@ that, the turn is worked out for the first trick alone and every unplayed card i
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from vision.card_track import vote_shares
@@ -322,7 +322,7 @@ class DealView:
             return None
         return None if fit is None else {str(c) for c in fit}
 
-    def rules_broken(self, plays: list[tuple[str, str]]) -> int | None:
+    def rules_broken(self, plays: Sequence[tuple[str, str]]) -> int | None:
         """How many rules the whole deal `plays` breaks (`engine.observe.audit`), or None when
         the engine cannot say."""
         if self.rules is None or self.contract is None or self.dealer is None:
@@ -335,7 +335,7 @@ class DealView:
         except (ImportError, ValueError):
             return None
 
-    def _for_engine(self, n: int, plays: list[tuple[str, str | None]] | None = None
+    def _for_engine(self, n: int, plays: Sequence[tuple[str, str | None]] | None = None
                     ) -> tuple[Any, Any, list[tuple[Any, Any]]]:
         """The contract, the dealer and the first `n` plays (of `plays`, by default the log's)
         as engine values (ValueError when the log holds something the engine cannot read;

@@ -239,7 +239,10 @@ def load_yolo(root: Path, split: str) -> list[Truth]:
             continue
         label = root / "labels" / split / f"{image.stem}.txt"
         lines = label.read_text().split() if label.exists() else []
-        size = cv2.imread(str(image)).shape[:2]
+        picture = cv2.imread(str(image))
+        if picture is None:
+            raise SetError(f"{image}: unreadable image")
+        size = picture.shape[:2]
         h, w = size
         cards = []
         for i in range(0, len(lines), 5):

@@ -156,12 +156,12 @@ class Gathering:
             if not whole and not by_seat:
                 break  # (the input ended) the seats after the last card held may not have played
             if seat not in done:
-                tr = by_seat.pop(seat, None)
-                if tr is not None:
-                    tr.held = False
-                    self._commit(tr, t, out)
+                waiting = by_seat.pop(seat, None)
+                if waiting is not None:
+                    waiting.held = False
+                    self._commit(waiting, t, out)
                 else:
-                    data = {"seat": seat, "card": None, "t": round(t, 3), "seen": None,
+                    data: Event = {"seat": seat, "card": None, "t": round(t, 3), "seen": None,
                             "confidence": 0.0, "uncertain": True, "alternatives": [],
                             "evidence": None}
                     self._emit(out, "card_played", data, box=None)

@@ -146,7 +146,8 @@ class TableGeometry:
         import cv2
 
         out = image.copy()
-        inv = np.linalg.inv(np.array(self._h, dtype=np.float64).reshape(3, 3))  # type: ignore[attr-defined]
+        hom: tuple[float, ...] = self._h  # type: ignore[attr-defined]
+        inv = np.linalg.inv(np.array(hom, dtype=np.float64).reshape(3, 3))
 
         def px(u: float, v: float) -> tuple[int, int]:
             x, y, w = inv @ np.array([u, v, 1.0])
@@ -251,10 +252,10 @@ def calibrate(
     if method == "manual":
         if not corners or len(corners) != 4:
             raise CalibrationError("manual calibration needs 4 corners: BL BR TR TL as x,y")
-        return TableGeometry.from_picture_corners(corners, (w, h), bottom, **kw)
+        return TableGeometry.from_picture_corners(corners, (w, h), bottom, method="manual", **kw)
     if method == "full":
         g = TableGeometry.full((w, h), bottom)
-        return TableGeometry(g.corners, g.image_size, method="full", **kw)  # type: ignore[arg-type]
+        return TableGeometry(g.corners, g.image_size, method="full", **kw)
     if method == "aruco":
         return calibrate_aruco(image, **kw)
     if method == "felt":

@@ -54,12 +54,15 @@ def _other_readings(view: DealView, tracks: Sequence[CardTrack]
     for index in trick:
         card = view.plays[index][1]
         track = None if card is None else track_of(tracks, card)
-        for other, share in track.readings() if track is not None else ():
+        if card is None or track is None:
+            continue  # (unread, or no track: no other reading)
+        for other, share in track.readings():
             if other == card or share < FAINT_SHARE:
                 continue
             if other not in view.played:
                 yield share, {index: other}, [track]
-            elif (mate_at := view.play_of(other)) in trick and mate_at > index \
+            elif (mate_at := view.play_of(other)) is not None and mate_at in trick \
+                    and mate_at > index \
                     and (mate := track_of(tracks, other)) is not None \
                     and (back := dict(mate.readings()).get(card, 0.0)) >= FAINT_SHARE:
                 yield min(share, back), {index: other, mate_at: card}, [track, mate]

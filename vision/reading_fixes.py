@@ -243,6 +243,6 @@ class ReadingFixes:
         if track is None:
             return False
         if track.state == "gathered":
-            return self._now - track.last_seen >= self.settings.gather_s
+            return bool(self._now - track.last_seen >= self.settings.gather_s)  # (settings: Any)
         return track.zone != zone and track.zone in _SEATS \
             and (track.box is None or iou(track.box, d.box) < 0.1)

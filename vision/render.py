@@ -270,7 +270,7 @@ class TableScene:
 
         def to_table(fx: float, fy: float) -> np.ndarray:
             local = np.array([(fx - 0.5) * cw, (fy - 0.5) * ch])
-            return rot @ local + np.asarray(p.center)
+            return np.asarray(rot @ local + np.asarray(p.center))  # (numpy types this @ as Any)
 
         quad = np.array([to_table(0, 0), to_table(1, 0), to_table(1, 1), to_table(0, 1)])
         corners = [

@@ -127,7 +127,8 @@ class Filming:
             out = cv2.GaussianBlur(out, (0, 0), self.blur)
         if noise:
             out += noise[index % len(noise)]
-        return np.clip(out, 0, 255).astype(np.uint8)
+        picture: np.ndarray = np.clip(out, 0, 255).astype(np.uint8)
+        return picture
 
     def _photo(self, shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
         """The deal's lamp (light gradient, maybe glare) as a per-pixel gain and offset, and a
@@ -160,7 +161,8 @@ def open_writer(path: Path, fps: float, size: tuple[int, int]) -> tuple[object, 
 
     for suffix, codec in ((".mp4", "mp4v"), (".avi", "MJPG")):
         target = path.with_suffix(suffix)
-        writer = cv2.VideoWriter(str(target), cv2.VideoWriter_fourcc(*codec), fps, size)
+        fourcc = cv2.VideoWriter_fourcc(*codec)  # type: ignore[attr-defined]  # not in cv2's stubs
+        writer = cv2.VideoWriter(str(target), fourcc, fps, size)
         if writer.isOpened():
             return writer, target
         writer.release()

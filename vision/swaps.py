@@ -114,7 +114,7 @@ def favoured_over(hints: Mapping[str, float], deduced: str,
             if c != deduced and votes > own and votes >= floor]
 
 
-def breaks_no_more(view: DealView, filled: list[tuple[str, str | None]],
+def breaks_no_more(view: DealView, filled: Sequence[tuple[str, str]],
                     chain: list[tuple[int, str]], before: int, most_favoured: bool) -> bool:
     """Whether the plays `filled` renamed by `chain` break fewer rules than `before`, or as
     many when the chain gives the unread play the card its readings favour most."""

@@ -191,7 +191,7 @@ class TwoStage:
 
     @property
     def input_size(self) -> tuple[int, int]:
-        return tuple(getattr(self.detector, "input_size", (0, 0)))  # type: ignore[return-value]
+        return tuple(getattr(self.detector, "input_size", (0, 0)))
 
     def detect(self, bgr: np.ndarray, conf: float | None = None,
                main: np.ndarray | None = None) -> list[Detection]:

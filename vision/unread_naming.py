@@ -85,8 +85,9 @@ class UnreadNaming:
             total = sum(votes.values())
             if top not in votes or votes[top] < EARLY_SHARE * total:
                 continue
-            others = sorted(([c, round(v / total, 3)] for c, v in votes.items() if c != top),
-                            key=lambda a: -a[1])
+            others: list[list[Any]] = sorted(
+                ([c, round(v / total, 3)] for c, v in votes.items() if c != top),
+                key=lambda a: -a[1])
             self._emit(out, "correction", {"play": i, "card": top, "before": None,
                                            "uncertain": True, "alternatives": others[:3]})
             self._early[i] = top
@@ -198,8 +199,9 @@ class UnreadNaming:
         clearly = set(favoured_over(hints, deduced))
         if not favoured:
             return None
-        filled = [(seat, card or named.get(i)) for i, (seat, card) in enumerate(view.plays)]
-        if any(card is None for _seat, card in filled):
+        maybe = [(seat, card or named.get(i)) for i, (seat, card) in enumerate(view.plays)]
+        filled = [(seat, card) for seat, card in maybe if card is not None]
+        if len(filled) < len(maybe):
             return None  # (an unread card not named: the rules cannot be counted)
         before = view.rules_broken(filled)
         if before is None:
@@ -211,7 +213,7 @@ class UnreadNaming:
             swapped = swap_chain(view, self.tracks, index, deduced, card_favoured)
             odds = 0.0 if swapped is None else picture_odds(view, self.tracks, swapped, hints,
                                                             deduced)
-            chains = [swapped] if swapped is not None and odds > 1.0 else []
+            chains: list[Chain | None] = [swapped] if swapped is not None and odds > 1.0 else []
             votes = hints[card_favoured]
             if votes >= SURE_VOTES and votes >= SURE_SHARE * total:
                 chains.append(given_up(view, self.tracks, index, deduced, card_favoured))

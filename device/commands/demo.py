@@ -229,7 +229,8 @@ def _serve(store: Any, health: Any, pin: str, evidence: Path, host: str, port: i
 
 def _pick_deal(args: argparse.Namespace, work: Path) -> Path:
     if args.video is not None:
-        return args.video
+        video: Path = args.video
+        return video
     if args.simulate:
         from vision.simulate import simulate_deals
 

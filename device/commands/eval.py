@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 from device.commands.reading import add_reading_arguments, load_reader
 
@@ -46,6 +47,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import cv2
 
+    from vision.detections import Detection
     from vision.detector import DEFAULT_CONF, ModelError
     from vision.evaluate import SetError, evaluate, load_set
 
@@ -57,11 +59,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"belote eval: {exc}", file=sys.stderr)
         return 2
 
-    def detect(image: Path) -> list:
+    def detect(image: Path) -> list[Detection]:
         bgr = cv2.imread(str(image))
         if bgr is None:
             raise SetError(f"{image}: unreadable image")
-        return reader.detect(bgr)
+        found: list[Detection] = reader.detect(bgr)
+        return found
 
     print(
         f"model {detector.model} ({detector.backend_name}, input "
@@ -90,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_summary(s: dict, top: int) -> None:
+def _print_summary(s: dict[str, Any], top: int) -> None:
     print(f"{s['set']}: {s['images']} images, {s['cards']} cards")
     print(
         f"  card-set precision {s['precision']:.4f}  recall {s['recall']:.4f}  "

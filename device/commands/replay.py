@@ -241,7 +241,7 @@ def run(args: argparse.Namespace) -> int:
                 if value:
                     referee[key] = value
             if args.oracle:
-                if not (truth or {}).get("meta", {}).get("simulated"):
+                if truth is None or not truth.get("meta", {}).get("simulated"):
                     raise ValueError(f"{path}: --oracle needs the simulation's record beside it")
                 from vision.simulate import OracleDetector
 

@@ -73,7 +73,8 @@ class BodyLimit:
             async def replay() -> dict[str, Any]:
                 nonlocal sent
                 if sent:
-                    return await receive()
+                    later: dict[str, Any] = await receive()
+                    return later
                 sent = True
                 return {"type": "http.request", "body": body, "more_body": False}
 

@@ -39,7 +39,8 @@ def health_json(health: object | None) -> dict[str, Any] | None:
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         value = dataclasses.asdict(value)
     if isinstance(value, Mapping):
-        return json.loads(json.dumps(dict(value), default=str))
+        plain: dict[str, Any] = json.loads(json.dumps(dict(value), default=str))
+        return plain
     return {"status": str(value)}
 
 

@@ -193,8 +193,8 @@ def _flag(deal: DealLog, v: dict[str, Any]) -> dict[str, Any]:
     proof = v.get("proven_by")
     ruling = deal.rulings.get(index)
     play = deal.plays[index] if 0 <= index < len(deal.plays) else None
-    known = isinstance(proof, int) and 0 <= proof < len(deal.plays)
-    proof_play = deal.plays[proof] if known else None
+    proof_play = deal.plays[proof] \
+        if isinstance(proof, int) and 0 <= proof < len(deal.plays) else None
     return {
         "deal": deal.index, "play": index, "seat": v["seat"], "card": v["card"],
         "rule": v["rule"], "proven_by": proof,

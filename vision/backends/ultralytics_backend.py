@@ -19,7 +19,7 @@ from vision.backends import ModelError, check_names
 
 def _yolo() -> Any:
     os.environ.setdefault("YOLO_OFFLINE", "1")
-    from ultralytics import YOLO
+    from ultralytics import YOLO  # type: ignore[attr-defined]  # __all__ is built dynamically
 
     return YOLO
 
