@@ -24,7 +24,7 @@ test: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/mypy engine
+	$(BIN)/mypy engine vision device
 
 clean:
 	rm -rf $(VENV)
