@@ -322,10 +322,11 @@ class DealView:
             return None
         return None if fit is None else {str(c) for c in fit}
 
-    def rules_broken(self, plays: Sequence[tuple[str, str]]) -> int | None:
+    def rules_broken(self, plays: Sequence[tuple[str, str | None]]) -> int | None:
         """How many rules the whole deal `plays` breaks (`engine.observe.audit`), or None when
-        the engine cannot say."""
-        if self.rules is None or self.contract is None or self.dealer is None:
+        the engine cannot say (a card not named among them: the rules cannot be counted)."""
+        if self.rules is None or self.contract is None or self.dealer is None \
+                or any(card is None for _seat, card in plays):
             return None
         try:
             from engine.observe import audit

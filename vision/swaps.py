@@ -114,7 +114,7 @@ def favoured_over(hints: Mapping[str, float], deduced: str,
             if c != deduced and votes > own and votes >= floor]
 
 
-def breaks_no_more(view: DealView, filled: Sequence[tuple[str, str]],
+def breaks_no_more(view: DealView, filled: Sequence[tuple[str, str | None]],
                     chain: list[tuple[int, str]], before: int, most_favoured: bool) -> bool:
     """Whether the plays `filled` renamed by `chain` break fewer rules than `before`, or as
     many when the chain gives the unread play the card its readings favour most."""
@@ -178,10 +178,7 @@ def dealt_otherwise(view: DealView, proven: Sequence[tuple[int, str]],
             or votes(best) - votes(ranked[1]) < HINT_MARGIN:
         return None
     filled = dict(proven)
-    named = [(seat, filled.get(i, card)) for i, (seat, card) in enumerate(view.plays)]
-    plays = [(seat, card) for seat, card in named if card is not None]
-    if len(plays) < len(named):
-        return None  # (an unread card not proven: the rules cannot be counted)
+    plays = [(seat, filled.get(i, card)) for i, (seat, card) in enumerate(view.plays)]
     before = view.rules_broken(plays)
     for i, card in zip(where, best, strict=True):
         plays[i] = (plays[i][0], card)

@@ -85,11 +85,9 @@ class UnreadNaming:
             total = sum(votes.values())
             if top not in votes or votes[top] < EARLY_SHARE * total:
                 continue
-            others: list[list[Any]] = sorted(
-                ([c, round(v / total, 3)] for c, v in votes.items() if c != top),
-                key=lambda a: -a[1])
+            others = alternatives(vote_shares(votes).items(), top)
             self._emit(out, "correction", {"play": i, "card": top, "before": None,
-                                           "uncertain": True, "alternatives": others[:3]})
+                                           "uncertain": True, "alternatives": others})
             self._early[i] = top
             # (never seen plainly: it neither keeps its trick on the table nor dates a sweep)
             self.tracks.append(CardTrack(None, seat, self._now, float("-inf"), state="played",
@@ -199,13 +197,10 @@ class UnreadNaming:
         clearly = set(favoured_over(hints, deduced))
         if not favoured:
             return None
-        maybe = [(seat, card or named.get(i)) for i, (seat, card) in enumerate(view.plays)]
-        filled = [(seat, card) for seat, card in maybe if card is not None]
-        if len(filled) < len(maybe):
-            return None  # (an unread card not named: the rules cannot be counted)
+        filled = [(seat, card or named.get(i)) for i, (seat, card) in enumerate(view.plays)]
         before = view.rules_broken(filled)
         if before is None:
-            return None
+            return None  # (or an unread card not named: the rules cannot be counted)
         total = sum(hints.values())
         most_favoured = True  # (of the cards some renaming could give it)
         best: tuple[Chain, float] | None = None
