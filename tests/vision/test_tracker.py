@@ -1107,6 +1107,36 @@ def test_a_box_far_smaller_than_the_cards_played_is_not_a_play() -> None:
     assert plays(ev) == [("E", "7C")] and tr._zone(patch) == "E"
 
 
+@pytest.mark.parametrize("where", ["C", "S"])
+def test_a_box_far_smaller_than_the_first_cards_played_is_not_a_play_anywhere(where) -> None:
+    # Seed 2089 deal 19: the fingers of a hand paused over the middle of the table, boxed at
+    # 0.6 of a card and read AC for three frames, became S's play; every later play sat one
+    # place on. Two cards played already give the cards' size.
+    tr = started("E")  # N leads, then W, S, E
+    events, t = _one_by_one(tr, [("N", "7H"), ("W", "8H")])
+    x, y = SPOT[where]
+    fingers = Detection("AC", 0.55, (x - 15, y - 14, x + 15, y + 14), (("AS", 0.11),))
+    ev, t = run(tr, lambda t: [*_trick({"N": "7H", "W": "8H"})(t), fingers], t0=t, seconds=0.3)
+    events += ev
+    ev, t = run(tr, _trick({"N": "7H", "W": "8H"}), t0=t, seconds=1.0)
+    events += ev
+    ev, _ = run(tr, _trick({"N": "7H", "W": "8H", "S": "9H"}), t0=t, seconds=1.0)
+    assert plays(events + ev) == [("N", "7H"), ("W", "8H"), ("S", "9H")]
+
+
+def test_one_box_on_two_cards_among_the_first_plays_does_not_hide_the_next_ones() -> None:
+    # N's card boxed twice its size (with a card beside it, say): of the first two cards played,
+    # the smaller gives the size of the cards, not their mean, or every card after would be small.
+    tr = started("E")  # N leads, then W, S, E
+    x, y = SPOT["N"]
+    wide = lambda t: [Detection("7H", 0.9, (x - 57, y - 88, x + 57, y + 88))]  # noqa: E731
+    events, t = run(tr, wide, seconds=1.0)
+    lying = lambda t: [*wide(t), *_trick({"W": "8H"})(t)]  # noqa: E731
+    ev, t = run(tr, lying, t0=t, seconds=1.0)
+    ev2, _ = run(tr, lambda t: [*lying(t), *_trick({"S": "9H"})(t)], t0=t, seconds=1.0)
+    assert plays(events + ev + ev2) == [("N", "7H"), ("W", "8H"), ("S", "9H")]
+
+
 def test_an_unread_card_left_lying_after_its_trick_went_is_not_the_next_lead() -> None:
     contract = {"taker": "N", "bid": 80, "trump": "S"}
     tr = started("E", contract)  # N leads, then W, S, E
