@@ -139,6 +139,7 @@ class TableTracker(Gathering, ReadingFixes, UnreadNaming, TurnOrder):
         if e["type"] in ("deal_started", "game_started"):
             self.tracks = [t for t in self.tracks if t.state == "candidate"]
             self._hints, self._early, self._early_fit = {}, {}, {}
+            self._felt_marks.forget()
             return
         if e["type"] == "deal_over":
             for t in self.tracks:
@@ -276,6 +277,7 @@ class TableTracker(Gathering, ReadingFixes, UnreadNaming, TurnOrder):
         self._emit(out, "deal_started", {"dealer": self.view.next_dealer(self.settings.dealer)})
         self._mend_tried.clear()
         self._hints, self._early, self._early_fit = {}, {}, {}
+        self._felt_marks.forget()
         self.tracks = [tr for tr in self.tracks if tr.state == "candidate"]
         self._empty_since = None
 
