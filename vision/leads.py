@@ -56,7 +56,14 @@ def _other_readings(view: DealView, tracks: Sequence[CardTrack]
         track = None if card is None else track_of(tracks, card)
         if card is None or track is None:
             continue  # (unread, or no track: no other reading)
-        for other, share in track.readings():
+        readings = track.readings()
+        # Votes for a card played in another trick are votes for nothing this card can be: the
+        # others' shares are weighed among the cards it may be (seed 2090 deal 19: E's KC read
+        # JC 0.62, played before, JS 0.31, KC 0.05; KC is 0.13 of what it may be).
+        may_be = sum(share for other, share in readings
+                     if other not in view.played or view.play_of(other) in trick)
+        for other, share in readings:
+            share = share / may_be if may_be > 0 else 0.0
             if other == card or share < FAINT_SHARE:
                 continue
             if other not in view.played:
