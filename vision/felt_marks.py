@@ -50,7 +50,8 @@ class FeltMarks:
     def swept(self) -> None:
         """The trick is gathered: the places seen often enough are the felt's marks."""
         for _place, seen in self._counted:
-            seen[2] += seen[0] > 0
+            if seen[0]:
+                seen[2] += 1  # (one more trick beside which it was seen)
         self._marks = [place for place, (now, deal, tricks) in self._counted
                        if now >= MARK_SEEN or (tricks >= MARK_TRICKS and deal >= MARK_SEEN)]
         for _place, seen in self._counted:
