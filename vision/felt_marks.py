@@ -14,6 +14,7 @@ seed 2062 deal 4). After the sweep, a weak box on such a mark is not a glimpse.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from vision.detections import iou
 
@@ -28,34 +29,45 @@ SAME_PLACE = 0.5
 ON_CARD = 0.3
 
 
+@dataclass
+class _Place:
+    """A place where weak boxes were seen beside whole tricks, and how often."""
+
+    box: Box
+    now: int = 0  # sightings beside the trick on the table
+    deal: int = 0  # in the deal
+    tricks: int = 0  # tricks gathered beside which it was seen
+
+    def is_mark(self) -> bool:
+        return self.now >= MARK_SEEN or (self.tricks >= MARK_TRICKS and self.deal >= MARK_SEEN)
+
+
 class FeltMarks:
     """Weak boxes counted while a whole trick lies there; the marks of the felt after the sweep."""
 
     def __init__(self) -> None:
-        # place: [sightings beside this trick, in the deal, tricks beside which it was seen]
-        self._counted: list[tuple[Box, list[int]]] = []
+        self._counted: list[_Place] = []
         self._marks: list[Box] = []
 
     def note(self, box: Box, cards: Sequence[Box]) -> None:
         """A weak box seen while the whole trick lies on the felt (`cards`: its cards' boxes)."""
         if any(iou(box, c) >= ON_CARD for c in cards):
             return  # a card of the trick read weakly, not the felt
-        for place, seen in self._counted:
-            if iou(box, place) >= SAME_PLACE:
-                seen[0] += 1
-                seen[1] += 1
-                return
-        self._counted.append((box, [1, 1, 0]))
+        place = next((p for p in self._counted if iou(box, p.box) >= SAME_PLACE), None)
+        if place is None:
+            place = _Place(box)
+            self._counted.append(place)
+        place.now += 1
+        place.deal += 1
 
     def swept(self) -> None:
         """The trick is gathered: the places seen often enough are the felt's marks."""
-        for _place, seen in self._counted:
-            if seen[0]:
-                seen[2] += 1  # (one more trick beside which it was seen)
-        self._marks = [place for place, (now, deal, tricks) in self._counted
-                       if now >= MARK_SEEN or (tricks >= MARK_TRICKS and deal >= MARK_SEEN)]
-        for _place, seen in self._counted:
-            seen[0] = 0
+        for place in self._counted:
+            if place.now:
+                place.tricks += 1
+        self._marks = [place.box for place in self._counted if place.is_mark()]
+        for place in self._counted:
+            place.now = 0
 
     def forget(self) -> None:
         """A new deal: what lies on the felt may have moved (a glass, a score pad)."""

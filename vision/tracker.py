@@ -137,9 +137,7 @@ class TableTracker(Gathering, ReadingFixes, UnreadNaming, TurnOrder):
         e = event.to_json() if hasattr(event, "to_json") else event
         self.view.apply(e)
         if e["type"] in ("deal_started", "game_started"):
-            self.tracks = [t for t in self.tracks if t.state == "candidate"]
-            self._hints, self._early, self._early_fit = {}, {}, {}
-            self._felt_marks.forget()
+            self._forget_deal()
             return
         if e["type"] == "deal_over":
             for t in self.tracks:
@@ -276,10 +274,15 @@ class TableTracker(Gathering, ReadingFixes, UnreadNaming, TurnOrder):
     def _start_deal(self, out: list[Event]) -> None:
         self._emit(out, "deal_started", {"dealer": self.view.next_dealer(self.settings.dealer)})
         self._mend_tried.clear()
+        self._forget_deal()
+        self._empty_since = None
+
+    def _forget_deal(self) -> None:
+        """A new deal: only cards not recorded yet are followed on; what was learnt of the last
+        deal's tricks (weak readings, early names, the felt's marks) goes."""
+        self.tracks = [tr for tr in self.tracks if tr.state == "candidate"]
         self._hints, self._early, self._early_fit = {}, {}, {}
         self._felt_marks.forget()
-        self.tracks = [tr for tr in self.tracks if tr.state == "candidate"]
-        self._empty_since = None
 
     def _commit(self, tr: CardTrack, t: float, out: list[Event]) -> None:
         """A candidate has settled: record it as a play (or a turned card, or a moved play)."""
