@@ -20,6 +20,7 @@ from vision.deal_view import DealView
 from vision.felt_marks import FeltMarks
 from vision.geometry import TRICK
 from vision.leads import leader_in_doubt, seats_in_turn
+from vision.seen_twice import beside_itself
 
 Event = dict[str, Any]
 _SEATS = ("N", "E", "S", "W")
@@ -111,8 +112,10 @@ class Gathering:
                        and tr.settled_since > gone + s.gather_s / 2 and self._steady(tr, t)
                        for tr in self.tracks)
         # Before the newcomer is recorded (`early`), one card out of sight may just be under
-        # the hand putting the newcomer down: a sweep is trusted when two or more are gone.
-        if newcomer and early and len(on_table) < 2:
+        # the hand putting the newcomer down: a sweep is trusted when two or more are gone,
+        # recorded or held (seed 2097 deal 19: N's lead and E's card held for two unread seats
+        # went; W's next lead, counted as one card gone, was taken for W's card of that trick).
+        if newcomer and early and len(trick) < 2:
             newcomer = False
         if newcomer or t - gone >= 3 * s.gather_s:
             self._gather_incomplete(t, [tr for tr in trick if tr.state == "candidate"], out)
@@ -210,7 +213,13 @@ class Gathering:
         last = upto == len(left) - 1
         waited = min(t - tr.settled_since for tr in held) - s.steady_s
         came = seats_in_turn(view, held, self._glimpsed)  # (None unless put down in turn)
-        if not trick and t - max(tr.first_seen for tr in held) < DOUBT_WAIT \
+        newest = max(tr.first_seen for tr in held)
+        # (its card coming after theirs, not steady yet, proves it: seed 2086 deal 9, W's card
+        # came 3 s after N's, the third)
+        coming = any(o.state == "candidate" and not o.held and o.zone == gaps[0]
+                     and o.first_seen > newest and t - o.last_seen <= s.forget_s
+                     for o in self.tracks)
+        if not trick and (t - newest < DOUBT_WAIT or coming) \
                 and came is not None and came[0] != leader \
                 and self._glimpsed.get(gaps[0], t) > min(tr.first_seen for tr in held) \
                 and leader_in_doubt(view, self.tracks):
@@ -278,9 +287,9 @@ class Gathering:
             return False  # (a whole trick no longer seen: this card is the next one's)
         readings = self._with_hints(tr)
         card = view.choose(readings, tr.zone)[0]
-        if card is None:
+        if card is None:  # (read as a card lying elsewhere: its next reading, seed 2093 deal 2)
             readings = tr.readings()
-            card = view.choose(readings, tr.zone)[0]
+            card = view.choose(beside_itself(view, self.tracks, tr), tr.zone)[0]
         if card is None:
             return False
         index, before = next(iter(early.items())) if early \

@@ -23,9 +23,11 @@ FAINT_SHARE = 0.05
 
 
 def trick_won_by(view: DealView, tracks: Sequence[CardTrack], seat: str,
-                 lying: frozenset[str] = frozenset()) -> list[tuple[int, str, CardTrack]]:
+                 lying: frozenset[str] = frozenset(), least: float = FAINT_SHARE
+                 ) -> list[tuple[int, str, CardTrack]]:
     """The likeliest other reading of a card of the last trick gathered (`_other_readings`: a
-    card not played elsewhere, or two cards of that trick swapped) that lets `seat` lead now:
+    card not played elsewhere, or two cards of that trick swapped), with `least` of its votes,
+    that lets `seat` lead now:
     its renamings (play, card, track), or none when there is none or two tie. When several
     would, the seats' order is worth more than which card was misread (a later sighting of
     either may still correct it: set 2045, readings of 0.36 and 0.32 each made the same seat
@@ -34,7 +36,7 @@ def trick_won_by(view: DealView, tracks: Sequence[CardTrack], seat: str,
     last trick back its misreading KS, so that E won, only made that KS seen twice again)."""
     found = sorted(((share, renamed, owners)
                     for share, renamed, owners in _other_readings(view, tracks)
-                    if not lying & set(renamed.values())
+                    if share >= least and not lying & set(renamed.values())
                     and seat in (view.leaders_if(renamed) or ())), key=lambda f: -f[0])
     if not found or (len(found) > 1 and found[0][0] == found[1][0]):
         return []

@@ -24,7 +24,7 @@ from vision.card_track import DOUBTED_SHARE, CardTrack, by_share, track_of, with
 from vision.deal_view import DealView
 from vision.detections import UNNAMED, Detection, iou
 from vision.felt_marks import Box, FeltMarks
-from vision.leads import in_turn_from, seats_in_turn, trick_won_by
+from vision.leads import FAINT_SHARE, in_turn_from, seats_in_turn, trick_won_by
 from vision.seen_twice import card_seen_twice, recorded_twice, seen_again
 
 Event = dict[str, Any]
@@ -35,6 +35,9 @@ _SEATS = ("N", "E", "S", "W")
 # (the other card with RECHECK_SHARE of them at least; `ReadingFixes._recheck_sure`).
 RECHECK_S = 1.5
 RECHECK_SHARE = 0.6
+# A lead never seen while two cards after it were is put down to a misreading of the last trick
+# only when that reading has this share of its card's votes (`_first_led`).
+LONE_SHARE = 0.1
 
 
 class ReadingFixes:
@@ -43,7 +46,7 @@ class ReadingFixes:
     view: DealView
     tracks: list[CardTrack]
     settings: Any
-    _mend_tried: set[tuple[int, float]]
+    _mend_tried: set[tuple[float, tuple[tuple[str, str | None], ...], float]]
     _hints: dict[tuple[int, str], dict[str, float]]
     _glimpsed: dict[str, float]
     _felt_marks: FeltMarks
@@ -87,7 +90,10 @@ class ReadingFixes:
         before a card of a seat that can (nothing, not even a box read weakly, lay in that
         seat's place before): the last trick's readings, not the order of the seats, are then
         in doubt, and one other reading (or swap) that makes the first seat its winner is
-        taken (`trick_won_by`). Tried once per trick and first card."""
+        taken (`trick_won_by`). Tried once per first card, readings of the last trick and share
+        needed: again when one of them is corrected since (seed 2097 deal 3: S's QC read QS
+        trumped, E's KC read JS; only with both corrected had N, whose card came first, won),
+        or when a card ruling a leader out more surely comes (`_first_led`)."""
         view = self.view
         leaders = view.leaders() if view.gathered and not view.trick_plays else None
         if leaders is None:
@@ -97,38 +103,55 @@ class ReadingFixes:
         if not lying:
             return
         first = min(lying, key=lambda o: o.first_seen)
-        if first.zone in leaders or (view.gathered, first.first_seen) in self._mend_tried:
+        if first.zone in leaders:
             return
-        if not any(o.state == "candidate" and o.zone in leaders and (o.held or self._steady(o, t))
-                   and min(o.first_seen, self._glimpsed.get(o.zone, o.first_seen))
-                   > first.first_seen for o in self.tracks) \
-                and not in_turn_from(view, lying, first.zone, leaders) \
-                and not self._first_alone(first, leaders, lying):
+        least = self._first_led(first, leaders, lying, t)
+        if least is None:
             return
-        self._mend_tried.add((view.gathered, first.first_seen))
+        tried = (first.first_seen, tuple(view.plays[-4:]), least)
+        if tried in self._mend_tried:
+            return
+        self._mend_tried.add(tried)
         sure = frozenset(o.readings()[0][0] for o in lying
                          if o.read_surely(self.settings.sure_conf))
-        for fix in trick_won_by(view, self.tracks, first.zone, sure):
+        for fix in trick_won_by(view, self.tracks, first.zone, sure, least):
             self._correct(fix, out)
 
-    def _first_alone(self, first: CardTrack, leaders: set[str],
-                     lying: Sequence[CardTrack]) -> bool:
-        """Whether, whoever of `leaders` led, two or more seats would have played before
-        `first` without anything lying in their places since the sweep; or one, with nothing
-        lying there at all since the sweep, while the next seat's card lies after `first`'s (a
-        lead never seen while two cards after it were): then `first`'s seat led."""
-        seats = seats_in_turn(self.view, lying)
+    def _first_led(self, first: CardTrack, leaders: set[str], lying: Sequence[CardTrack],
+                   t: float) -> float | None:
+        """Whether `first`'s seat led, not one of `leaders`, by what lay since the sweep: the
+        least share of the votes another reading of the last trick needs to say so
+        (`trick_won_by`), or None while a leader is not ruled out. FAINT_SHARE when the cards
+        lying came in turn from `first` leaving two seats unread whoever led (`in_turn_from`),
+        or when each leader is ruled out by a card of a seat due before `first` (the leader's
+        or the next ones') put down after it, nothing, not even a box read weakly, lying in
+        that place before, or by two seats or more due before `first` with nothing lying in
+        their places since the sweep. LONE_SHARE when a leader is ruled out only as the one
+        seat due before `first`, nothing lying in its place at all since the sweep, while the
+        next seat's card lies after `first`'s: a lead never seen while two cards after it were
+        (the box model may miss a card: seed 2098 deal 8, S's AH never boxed, and a reading of
+        0.065 was taken over it; seed 2086 deal 9, W's lead came after three cards, 0.099)."""
+        view = self.view
+        if in_turn_from(view, lying, first.zone, leaders):
+            return FAINT_SHARE
+        came_after = {o.zone for o in self.tracks
+                      if o.state == "candidate" and (o.held or self._steady(o, t))
+                      and min(o.first_seen, self._glimpsed.get(o.zone, o.first_seen))
+                      > first.first_seen}
+        seats = seats_in_turn(view, lying)
         followed = seats is not None and len(seats) >= 2 and seats[0] == first.zone
+        least = FAINT_SHARE
         for leader in leaders:
-            order = self.view.order_from(leader)
+            order = view.order_from(leader)
             before = order[:order.index(first.zone)]
-            if len(before) >= 2 and not any(
+            if came_after & set(before) or (len(before) >= 2 and not any(
                     self._glimpsed.get(seat, first.first_seen) < first.first_seen
-                    for seat in before):
+                    for seat in before)):
                 continue
             if not (before and followed and not any(seat in self._glimpsed for seat in before)):
-                return False
-        return True
+                return None
+            least = LONE_SHARE
+        return least
 
     def _correct(self, fix: tuple[int, str, CardTrack] | None, out: list[Event]) -> None:
         if fix is None:

@@ -23,6 +23,11 @@ from vision.leads import next_lead_fits
 # two plays are weighed against each other (`recorded_twice`).
 SETTLED_SHARE = 0.6
 
+# A box read mostly as a card recorded in another seat's place, lying there at the same time, is
+# another card when its next reading not played has this share of its votes (`beside_itself`).
+BESIDE_SHARE = 0.1
+_SEATS = ("N", "E", "S", "W")
+
 Fix = tuple[int, str, CardTrack]  # play index, its right card, its track
 
 
@@ -55,6 +60,23 @@ def card_seen_twice(view: DealView, tracks: Sequence[CardTrack], card: str,
     if _leads_otherwise(view, index, card, best):
         return None
     return index, best, old
+
+
+def beside_itself(view: DealView, tracks: Sequence[CardTrack],
+                  tr: CardTrack) -> list[tuple[str, float]]:
+    """`tr`'s readings, less its best one when that card lies recorded in another seat's place
+    at the same time: a deck holds one, so one of the two is misread, and `tr`, lying in a
+    seat's place, is a play all the same: its next reading not played, when that has
+    BESIDE_SHARE of the votes (seed 2085 deal 8: N's QD, put down beside E's QH read QH 0.61,
+    read QH 0.75 / QD 0.19, was taken for E's card seen again, and the deal shifted)."""
+    readings = tr.readings()
+    top = readings[0][0]
+    old = next((o for o in tracks if o.state == "played" and o.card == top), None)
+    if old is None or old.zone == tr.zone or tr.zone not in _SEATS or old.zone not in _SEATS \
+            or old.present < tr.first_seen:
+        return readings
+    left = [(c, v) for c, v in readings[1:] if c not in view.played]
+    return readings[1:] if left and left[0][1] >= BESIDE_SHARE else readings
 
 
 def recorded_twice(view: DealView, tracks: Sequence[CardTrack], track: CardTrack) -> list[Fix]:

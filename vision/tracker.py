@@ -34,6 +34,7 @@ from vision.felt_marks import FeltMarks
 from vision.gathering import Gathering
 from vision.geometry import OUTSIDE, TRICK, TableGeometry
 from vision.reading_fixes import ReadingFixes
+from vision.seen_twice import beside_itself
 from vision.track_match import found_again, match_tracks
 from vision.turn_order import TurnOrder
 from vision.unread_naming import UnreadNaming
@@ -96,7 +97,8 @@ class TableTracker(Gathering, ReadingFixes, UnreadNaming, TurnOrder):
         self._frames: deque[float] = deque(maxlen=512)
         self._empty_since: float | None = None
         self._now = 0.0
-        self._mend_tried: set[tuple[int, float]] = set()  # (trick, first card's landing)
+        # (first card's landing, last trick's plays, share needed)
+        self._mend_tried: set[tuple[float, tuple[tuple[str, str | None], ...], float]] = set()
         self._lost: list[CardTrack] = []  # candidates gone from sight lately (`found_again`)
         self._glimpsed: dict[str, float] = {}  # zone: first candidate there since the last sweep
         self._felt_marks = FeltMarks()  # weak boxes of the felt itself, not glimpses
@@ -323,7 +325,8 @@ class TableTracker(Gathering, ReadingFixes, UnreadNaming, TurnOrder):
         clear = tr.best()[1]
         if clear >= 0.6 and top in view.played:
             self._recall(tr, out)
-        if not view.news(readings):
+        may_be = beside_itself(view, self.tracks, tr)  # (not a card lying elsewhere now)
+        if not view.news(may_be):
             # Every reading a card already played: no new trick began. Named, the track keeps
             # the frames that read it alike (`match_tracks`): one object lying there, not a
             # new track each time it settles.
@@ -332,7 +335,7 @@ class TableTracker(Gathering, ReadingFixes, UnreadNaming, TurnOrder):
         if len(view.plays) >= 4 * (view.gathered + 1):
             self._gather(out, tr)  # the next trick has begun, so the last one was gathered
         seat, seat_sure = self._seat(tr)
-        card, resolved = view.choose(readings, seat)
+        card, resolved = view.choose(may_be, seat)
         if card is None:
             tr.state = "ignored"  # every reading is a card already on the table
             return
