@@ -1,0 +1,263 @@
+"""One card read twice, or read as another: which reading is corrected, and to what."""
+
+from __future__ import annotations
+
+import pytest
+from tracker_script import (
+    SPOT,
+    det,
+    fixed,
+    kinds,
+    logged,
+    lying_at,
+    one_by_one,
+    plays,
+    run,
+    started,
+)
+
+from vision.seen_twice import BESIDE_SHARE
+
+
+def test_a_card_seen_twice_corrects_the_less_sure_reading_to_its_second_one() -> None:
+    tr = started("E")
+    # N's card reads JD three frames in five and JH the rest: recorded JD, JH a contender.
+    events, t = run(tr, lambda t: [det("JD" if round(t * 10) % 5 < 3 else "JH", "N")],
+                    seconds=2.0)
+    assert plays(events) == [("N", "JD")]
+    mixed = lambda t: det("JD" if round(t * 10) % 5 < 3 else "JH", "N")  # noqa: E731
+    ev, _ = run(tr, lambda t: [mixed(t), det("JD", "W")], t0=t, seconds=1.0)  # the real JD
+    assert kinds(ev) == ["correction", "card_played"]
+    assert fixed(ev[0]) == {"play": 0, "card": "JH", "before": "JD"}
+    assert tr.view.plays == [("N", "JH"), ("W", "JD")]
+
+
+def test_a_sure_reading_is_not_corrected_by_a_less_sure_one() -> None:
+    tr = started("E")
+    _, t = run(tr, lambda t: [det("JD", "N")], seconds=2.0)
+    ev, _ = run(tr, lambda t: [det("JD", "N"), det("JD" if round(t * 10) % 5 < 3 else "JH", "W")],
+                t0=t, seconds=1.5)
+    assert "correction" not in kinds(ev)
+    assert tr.view.plays == [("N", "JD"), ("W", "JH")]
+
+
+@pytest.mark.parametrize(("sure", "renamed"), [(0.93, True), (0.85, False)])
+def test_a_card_seen_twice_far_more_surely_renames_to_a_tenth_of_the_votes(sure, renamed) -> None:
+    tr = started("E")
+    # N's card reads JD 0.66 of its votes, JH 0.13; W's real JD lands read JD `sure`: 0.27 more
+    # surely than N's ever read it (at least 0.25: a tenth of N's votes makes JH a contender),
+    # or 0.19 (JH needs a fifth).
+    n_card = lambda t: det("JD", "N", 0.66, [("JH", 0.13), ("QD", 0.07), ("KD", 0.07),  # noqa: E731
+                                             ("AD", 0.07)])
+    _, t = run(tr, lambda t: [n_card(t)], seconds=2.0)
+    ev, _ = run(tr, lambda t: [n_card(t), det("JD", "W", sure, [("TD", 1 - sure)])],
+                t0=t, seconds=1.5)
+    fixes = [fixed(e) for e in ev if e["type"] == "correction"]
+    if renamed:
+        assert fixes == [{"play": 0, "card": "JH", "before": "JD"}]
+        assert tr.view.plays == [("N", "JH"), ("W", "JD")]
+    else:  # W's, lying beside N's card read alike, is another card: its next reading, in doubt
+        assert fixes == [] and tr.view.plays == [("N", "JD"), ("W", "TD")]
+        assert [e["data"]["uncertain"] for e in ev if e["type"] == "card_played"] == [True]
+
+
+@pytest.mark.parametrize("other, renamed", [(0.2, True), (0.05, False)])
+def test_a_play_whose_votes_come_to_read_a_card_recorded_before_trades_names_by_the_odds(
+        other: float, renamed: bool) -> None:
+    tr = started("E")  # N leads, then W, S, E
+    # N's card reads TS, 9S its second reading (`other` of a frame's confidence).
+    lead = lambda t: det("TS", "N", 0.7, alts=(("9S", other),))  # noqa: E731
+    events, t = run(tr, lambda t: [lead(t)], seconds=1.5)
+    # W's card reads 8S as it lands (recorded so), then TS clearly for two seconds.
+    landed = t
+    follow = lambda t: (det("8S", "W", 0.7, alts=(("TS", 0.2),)) if t < landed + 0.6  # noqa: E731
+                        else det("TS", "W", 0.95, alts=(("8S", 0.03),)))
+    ev, t = run(tr, lambda t: [lead(t), follow(t)], t0=t, seconds=2.5)
+    events += ev
+    assert plays(events) == [("N", "TS"), ("W", "8S")]
+    assert "correction" not in kinds(events)  # (TS is recorded: the votes cannot rename W's)
+    ev, t = run(tr, lambda t: [lead(t), follow(t), det("7H", "S"), det("8H", "E")],
+                t0=t, seconds=1.5)
+    ev2, t = run(tr, lambda t: [], t0=t, seconds=1.5)  # swept
+    events += ev + ev2
+    # At the gather: W's votes say TS six times as often as 8S; N's say 9S to TS 0.2 / 0.7
+    # (odds 1.8: both renamed) or 0.05 / 0.7 (odds 0.5: kept).
+    fixes = [fixed(e) for e in events if e["type"] == "correction"]
+    if renamed:
+        assert fixes == [{"play": 0, "card": "9S", "before": "TS"},
+                         {"play": 1, "card": "TS", "before": "8S"}]
+        assert kinds(events)[-3:] == ["correction", "correction", "trick_gathered"]
+    else:
+        assert fixes == []
+    assert tr.view.plays[:2] == ([("N", "9S"), ("W", "TS")] if renamed
+                                 else [("N", "TS"), ("W", "8S")])
+
+
+def test_a_card_read_like_a_gathered_one_where_it_lay_is_a_new_card() -> None:
+    tr = started("E")  # N leads, then W, S, E
+    # N's card reads JD three frames in five and JH the rest: recorded JD, JH a contender.
+    mixed = lambda t: det("JD" if round(t * 10) % 5 < 3 else "JH", "N")  # noqa: E731
+    events, t = run(tr, lambda t: [mixed(t)], seconds=1.0)
+    rest = lying_at({"W": "7C", "S": "8C", "E": "9C"})
+    ev, t = one_by_one(tr, [("W", "7C"), ("S", "8C"), ("E", "9C")], t=t)
+    events += ev
+    ev, t = run(tr, lambda t: [mixed(t), *rest(t)], t0=t, seconds=1.0)
+    ev2, t = run(tr, lambda t: [], t0=t, seconds=2.0)  # swept
+    events += ev + ev2
+    assert plays(events)[0] == ("N", "JD") and tr.view.gathered == 1
+    # Later a JD lands on the same spot, read clearly: not the gathered JD seen again (that
+    # one is gone) but the real JD, so the first one was the JH.
+    ev, _ = run(tr, lambda t: [det("JD", "N")], t0=t, seconds=1.0)
+    assert kinds(ev) == ["correction", "card_played"]
+    assert fixed(ev[0]) == {"play": 0, "card": "JH", "before": "JD"}
+    assert tr.view.plays[0] == ("N", "JH") and tr.view.plays[4] == ("N", "JD")
+
+
+def test_a_card_seen_far_more_surely_corrects_an_earlier_reading_to_a_weak_contender() -> None:
+    tr = started("E")  # N leads, then W, S, E
+    logged(tr, [("N", "JS"), ("W", "7D"), ("S", "8D"), ("E", "9D")])
+    tr.observe({"type": "trick_gathered", "data": {}})
+    # N's next card reads QS 0.6, JS 0.25 (played), QC 0.12: recorded QS, QC a weak contender.
+    blur = det("QS", "N", 0.6, [("JS", 0.25), ("QC", 0.12)])
+    events, t = run(tr, lambda t: [blur], seconds=1.0)
+    assert plays(events) == [("N", "QS")]
+    # W puts down a QS read at 0.98: the deck holds one QS, so N's card was the QC.
+    ev, _ = run(tr, lambda t: [blur, det("QS", "W", 0.98)], t0=t, seconds=1.0)
+    assert kinds(ev) == ["correction", "card_played"]
+    assert fixed(ev[0]) == {"play": 4, "card": "QC", "before": "QS"}
+    assert tr.view.plays[4:] == [("N", "QC"), ("W", "QS")]
+
+
+@pytest.mark.parametrize("rival", [0.35, 0.1])
+def test_a_card_read_twice_corrects_whichever_reading_has_the_stronger_contender(
+        rival: float) -> None:
+    tr = started("E")
+    # N's card reads QH half the time, JH and KH a quarter each; then W's reads QH more
+    # surely, QD by `rival`.
+    n = det("QH", "N", 0.5, [("JH", 0.25), ("KH", 0.25)])
+    events, t = run(tr, lambda t: [n], seconds=1.5)
+    assert plays(events) == [("N", "QH")]
+    w = det("QH", "W", 1.0 - rival, [("QD", rival)])
+    ev, _ = run(tr, lambda t: [n, w], t0=t, seconds=1.0)
+    if rival > 0.25:  # W's QD is the likelier misreading: W's card is QD, N's stays QH
+        assert kinds(ev) == ["card_played"] and plays(ev) == [("W", "QD")]
+        assert tr.view.plays == [("N", "QH"), ("W", "QD")]
+    else:  # N's JH is: N's card was JH, W's the real QH
+        assert kinds(ev) == ["correction", "card_played"] and plays(ev) == [("W", "QH")]
+        assert tr.view.plays == [("N", "JH"), ("W", "QH")]
+
+
+@pytest.mark.parametrize(("later", "renamed"), [(0.7, True), (0.5, False)])
+def test_a_card_recorded_surely_is_renamed_when_its_own_votes_come_to_say_another(
+        later: float, renamed: bool) -> None:
+    tr = started("E")  # N leads
+    # Under the hand putting it down, N's 9C reads 8C surely (4 frames); once the hand is
+    # gone, 9C (at `later`, 8C its second reading).
+    under = det("8C", "N", 0.7, [("7C", 0.2)])
+    bare = det("9C", "N", later, [("8C", 0.1)])
+    events, _ = run(tr, lambda t: [under if t < 0.35 else bare], seconds=3.0)
+    assert plays(events) == [("N", "8C")] and events[0]["data"]["t"] <= 0.35
+    fixes = [e for e in events if e["type"] == "correction"]
+    if not renamed:  # 9C under 60% of its votes: the name stands
+        assert fixes == [] and tr.view.plays == [("N", "8C")]
+        return
+    # Judged again 1.5 s after it came to rest (9C 64% of its votes), in doubt: the referee
+    # sees it was renamed.
+    assert [fixed(e) for e in fixes] == [{"play": 0, "card": "9C", "before": "8C",
+                                          "uncertain": True}]
+    assert fixes[0]["data"]["t"] == pytest.approx(1.5)
+    assert tr.view.plays == [("N", "9C")]
+
+
+@pytest.mark.parametrize(("read", "renamed"), [(2.0, True), (0.3, False)])
+def test_a_card_read_as_another_in_a_second_box_is_renamed_when_its_trick_is_gathered(
+        read: float, renamed: bool) -> None:
+    # Seed 2053 deal 13: under the hand, S's 9C read 8C in one box (4 frames); a second box
+    # on it, a little aside, then read 9C for good, set aside as an echo, and the first box
+    # went unread. Read 8C, W's KC won the trick and W seemed to lead the next.
+    tr = started("E", {"taker": "N", "bid": 80, "trump": "C"})  # N leads, then W, S, E
+    first = [("N", "7C"), ("W", "KC")]
+    events, t = one_by_one(tr, first)
+    x, y = SPOT["S"]
+    under = det("8C", "S", 0.75, [("7C", 0.1)])
+    second = det("9C", (x + 4, y + 6), 0.66, [("8C", 0.05)])
+    lying = lying_at(dict(first))
+    ev, t = run(tr, lambda t: [*lying(t), under], t0=t, seconds=0.5)
+    events += ev
+    ev, t = run(tr, lambda t: [*lying(t), under, second], t0=t, seconds=0.1)
+    events += ev
+    ev, t = run(tr, lambda t: [*lying(t), second], t0=t, seconds=read)
+    events += ev
+    ev, t = run(tr, lying, t0=t, seconds=2.0 - read)  # (a shadow over it: neither box read)
+    events += ev
+    ev, t = run(tr, lambda t: [*lying(t), det("7H", "E")], t0=t, seconds=1.0)
+    events += ev
+    assert plays(events) == [*first, ("S", "8C"), ("E", "7H")]  # (not renamed 1.5 s after)
+    ev, _ = run(tr, lambda t: [], t0=t, seconds=1.0)  # swept
+    assert kinds(ev)[-1] == "trick_gathered"
+    fixes = [fixed(e) for e in ev if e["type"] == "correction"]
+    if not renamed:  # the second box read 9C in 4 frames: under 60% of the votes, the name stands
+        assert fixes == [] and tr.view.leaders() == {"W"}
+        return
+    # Both boxes' votes: 9C 0.66 in 21 frames, 8C 0.75 in 6. Renamed, in doubt, as the trick
+    # is gathered: S won it.
+    assert fixes == [{"play": 2, "card": "9C", "before": "8C", "uncertain": True}]
+    assert tr.view.plays[2] == ("S", "9C") and tr.view.leaders() == {"S"}
+
+
+def test_a_card_seen_twice_keeps_the_reading_by_which_the_next_trick_was_led() -> None:
+    tr = started("E", {"taker": "N", "bid": 80, "trump": "S"})  # N leads, then W, S, E
+    # N's card reads JC three frames in five, JS the rest: recorded JC, W's AC won the trick
+    # (as JS, a trump, N won it). W then leads the next trick, read clearly.
+    mixed = lambda t: det("JC" if round(t * 10) % 5 < 3 else "JS", "N")  # noqa: E731
+    events, t = run(tr, lambda t: [mixed(t)], seconds=1.5)
+    lying: dict[str, str] = {}
+    for seat, card in (("W", "AC"), ("S", "7C"), ("E", "8C")):
+        lying[seat] = card
+        ev, t = run(tr, lambda t: [mixed(t), *lying_at(lying)(t)], t0=t, seconds=0.8)
+        events += ev
+    ev, t = run(tr, lambda t: [], t0=t, seconds=1.0)  # swept
+    events += ev
+    ev, t = one_by_one(tr, [("W", "9H"), ("S", "TH"), ("E", "KH")], t=t)
+    events += ev
+    assert tr.view.plays[:5] == [("N", "JC"), ("W", "AC"), ("S", "7C"), ("E", "8C"), ("W", "9H")]
+    # N's last card reads JC clearly: one of the two JC is misread, yet as JS N's first card
+    # would have won the first trick, and W led the next: it stays JC (its true name waits for
+    # the deal's end); N's card is an unread play once E leads the next trick.
+    ev, t = run(tr, lying_at({"W": "9H", "S": "TH", "E": "KH", "N": "JC"}), t0=t, seconds=1.5)
+    ev2, t = run(tr, lambda t: [], t0=t, seconds=1.0)
+    ev3, _ = run(tr, lying_at({"E": "7D"}), t0=t, seconds=1.0)
+    events = ev + ev2 + ev3
+    assert "correction" not in kinds(events) and plays(events)[0] == ("N", None)
+    assert tr.view.plays[0] == ("N", "JC")
+
+
+def test_a_card_read_clearly_once_the_hand_lets_go_renames_what_was_read_under_it() -> None:
+    tr = started("E")
+    # N's 7D is read AD for three frames under the hand, and recorded so; the hand lets go and
+    # it slides 15 px (more than `settle`, yet mostly over its old box): 7D, clearly.
+    x, y = SPOT["N"]
+    events, t = run(tr, lambda t: [det("AD", "N", 0.71, [("AH", 0.3)])], seconds=0.4)
+    ev, t = run(tr, lambda t: [det("7D", (x, y - 15), 0.95)], t0=t, seconds=2.5)
+    events += ev
+    assert plays(events) == [("N", "AD")]
+    assert [fixed(e) for e in events if e["type"] == "correction"] == [
+        {"play": 0, "card": "7D", "before": "AD", "uncertain": True}]
+    assert tr.view.plays == [("N", "7D")] and len(tr.tracks) == 1
+
+
+@pytest.mark.parametrize("other", [0.05, 0.19])
+def test_a_card_read_as_one_lying_in_another_seats_place_at_once_is_another_card(
+        other: float) -> None:
+    tr = started("S", {"taker": "N", "bid": 80, "trump": "C"})  # E leads, then N, W, S
+    led = det("QH", "E", 0.65, (("JH", 0.16),))
+    ev, t = run(tr, lambda t: [led], seconds=1.5)
+    assert plays(ev) == [("E", "QH")]
+    # N's card, beside E's QH lying there, reads QH too: a deck holds one, so N's is another
+    # card, its next reading (in doubt) when that is a real contender (seed 2085 deal 8).
+    beside = det("QH", "N", 0.75, (("QD", other),))
+    ev, _ = run(tr, lambda t: [led, beside], t0=t, seconds=2.0)
+    if other >= BESIDE_SHARE:
+        assert plays(ev) == [("N", "QD")] and ev[0]["data"]["uncertain"] is True
+    else:
+        assert plays(ev) == []
