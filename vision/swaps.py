@@ -160,10 +160,11 @@ def misread_pair(view: DealView, tracks: Sequence[CardTrack],
 
 def dealt_otherwise(view: DealView, proven: Sequence[tuple[int, str]],
                     hints: Mapping[int, Mapping[str, float]]) -> dict[int, str] | None:
-    """The unread plays `proven` (index, card) by the rules, their cards dealt out another way
-    among the plays with weak readings (`hints`: index -> {card: votes}), when those readings
-    favour it by OTHERWISE_VOTES over the rules' way (and by HINT_MARGIN over any other way)
-    and it breaks one rule more at most: {index: card} for the plays that change, else None."""
+    """The unread plays `proven` (index, card) by the rules (or named among their ties), their
+    cards dealt out another way among the plays with weak readings (`hints`: index -> {card:
+    votes}), when those readings favour it by OTHERWISE_VOTES over the rules' way (and by
+    HINT_MARGIN over any other way) and it breaks one rule more at most: {index: card} for the
+    plays that change, else None."""
     where = [i for i, _card in proven if i in hints]
     if len(where) < 2:
         return None

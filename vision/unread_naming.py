@@ -115,8 +115,11 @@ class UnreadNaming:
         proven, hinted, ways = view.deduced(hints, reopen=early)
         if ways:  # (the rules leave several ways and the weak readings chose none)
             hinted = self._way_by_pictures(ways, hints)
-        if (otherwise := dealt_otherwise(view, proven, hints)) is not None:
+        # (the rules' way: proven, or among their ties; seed 2101 deal 2, a revoke explained away)
+        rules_way = proven + [(i, card) for i, card, _shares in hinted]
+        if (otherwise := dealt_otherwise(view, rules_way, hints)) is not None:
             proven = [(i, card) for i, card in proven if i not in otherwise]
+            hinted = [h for h in hinted if h[0] not in otherwise]
             hinted += [(i, card, vote_shares(hints[i]))
                        for i, card in otherwise.items()]
         named = dict(proven) | {i: card for i, card, _shares in hinted}

@@ -377,3 +377,28 @@ def test_weak_readings_outweigh_a_deduction_that_explains_a_revoke_away(seconds:
     assert fixes[30]["uncertain"] and fixes[31]["uncertain"] and "deduced" not in fixes[30]
     flagged = tr.view.engine().violations  # as the record's verdict flags them
     assert [(v.play, v.rule) for v in flagged] == [(27, "follow-suit")]  # W's revoke
+
+
+def test_weak_readings_outweigh_the_rules_tie_that_explains_a_revoke_away() -> None:
+    # Seed 2101 deal 2: four plays never read; the rules left ways to deal their cards (a tie)
+    # and the weak readings chose among those, each of which explained W's revoke away, though
+    # W's place read 9S, N's 8C, frame after frame.
+    from vision.detections import UNNAMED
+
+    tr, last = seven_tricks_logged(8)
+    assert last == [("E", "QD"), ("N", "9H"), ("W", "9S"), ("S", "TC")]
+    # Truly W put down TC and S 9S (W kept TC when clubs were led at play 27: a revoke); N's
+    # 9H and W's and S's cards are read too weakly to name; N's place reads 9S nearly as often.
+    weak = [det("QD", "E"),
+            det(UNNAMED, "N", 0.0, (("9H", 0.4), ("9S", 0.3))),
+            det(UNNAMED, "W", 0.0, (("TC", 0.4), ("9S", 0.1))),
+            det(UNNAMED, "S", 0.0, (("9S", 0.4), ("TC", 0.1)))]
+    events, t = run(tr, lambda t: weak, seconds=2.0)
+    ev, _ = run(tr, lambda t: [], t0=t, seconds=3.0)  # swept
+    events += ev
+    assert plays(events) == [("E", "QD"), ("N", None), ("W", None), ("S", None)]
+    assert tr.view.rules_broken([*tr.view.plays[:30], ("W", "9S"), ("S", "TC")]) == 0
+    assert tr.view.plays[29:] == [("N", "9H"), ("W", "TC"), ("S", "9S")]
+    fixes = {f["play"]: f for f in (fixed(e) for e in events if e["type"] == "correction")}
+    assert all(fixes[i]["uncertain"] and "deduced" not in fixes[i] for i in (29, 30, 31))
+    assert [(v.play, v.rule) for v in tr.view.engine().violations] == [(27, "follow-suit")]
