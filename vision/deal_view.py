@@ -166,11 +166,11 @@ class DealView:
             self._leaders_key, self._leaders = key, self._possible_leaders(start)
         return None if self._leaders is None else set(self._leaders)
 
-    def leaders_if(self, renamed: Mapping[int, str]) -> set[str] | None:
+    def leaders_if(self, renamed: Mapping[int, str], start: int | None = None) -> set[str] | None:
         """The seats that may lead the trick after the gathered plays `renamed` (index: card,
         all of one trick) had those plays been those cards (None when any may, or the engine
-        cannot say)."""
-        start = 4 * (max(renamed) // 4 + 1)
+        cannot say); or the trick from play `start` on, when some are played before it."""
+        start = 4 * (max(renamed) // 4 + 1) if start is None else start
         if self.contract is None or self.rules is None or min(renamed) < 0 \
                 or max(renamed) >= 4 * self.gathered:
             return None

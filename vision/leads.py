@@ -20,6 +20,9 @@ from vision.deal_view import DealView
 # may settle (`leader_in_doubt`, `trick_won_by`). (Set 2040: a 9 read as a 7 kept 8% of its
 # votes for the 9; at 10% the 9 was ignored and four plays shifted.)
 FAINT_SHARE = 0.05
+# Another reading of a play of an earlier trick, freeing its card for an unread play of the last
+# trick, needs this share of the votes (`_other_readings`): a real second reading.
+OLDER_SHARE = 0.25
 
 
 def trick_won_by(view: DealView, tracks: Sequence[CardTrack], seat: str,
@@ -34,25 +37,32 @@ def trick_won_by(view: DealView, tracks: Sequence[CardTrack], seat: str,
     the winner; taking neither shifted four plays out of turn). Never a card read surely lying
     there for the next trick (`lying`: seed 2056, E's KS lay leading it; giving E's play of the
     last trick back its misreading KS, so that E won, only made that KS seen twice again)."""
+    start = 4 * view.gathered
     found = sorted(((share, renamed, owners)
-                    for share, renamed, owners in _other_readings(view, tracks)
+                    for share, renamed, owners in _other_readings(view, tracks, older=True)
                     if share >= least and not lying & set(renamed.values())
-                    and seat in (view.leaders_if(renamed) or ())), key=lambda f: -f[0])
+                    and seat in (view.leaders_if(renamed, start) or ())), key=lambda f: -f[0])
     if not found or (len(found) > 1 and found[0][0] == found[1][0]):
         return []
     _share, renamed, owners = found[0]
     return [(i, card, track) for (i, card), track in zip(renamed.items(), owners, strict=True)]
 
 
-def _other_readings(view: DealView, tracks: Sequence[CardTrack]
+def _other_readings(view: DealView, tracks: Sequence[CardTrack], older: bool = False
                     ) -> Iterator[tuple[float, dict[int, str], list[CardTrack]]]:
     """(share, renamings {play: card}, their tracks): each other reading of a card of the last
     trick gathered with FAINT_SHARE of its track's votes, a card not played elsewhere; or the
     card of another play of that trick whose track reads this one's card as often (FAINT_SHARE):
     the two swapped, at the lesser share (seed 2080 deal 10: E's 8C read 9C 0.82 / 8C 0.16 and
-    N's 9C read 8C 0.53 / 9C 0.34; N's 9C won the trick, not E's, and N led the next)."""
+    N's 9C read 8C 0.53 / 9C 0.34; N's 9C won the trick, not E's, and N led the next). With
+    `older`, when a play of that trick is unread, also each other reading of a play of an
+    earlier trick (OLDER_SHARE), which frees its card for the unread one (seed 2100 deal 12:
+    W's QD read QH 0.61 / QD 0.37 in trick 3; S's QH, leading trick 7, never read, could then
+    only have won it, and N's lead of trick 8 was held until S's card came, out of turn)."""
     start = 4 * view.gathered
     trick = range(max(start - 4, 0), start)
+    if older and any(view.plays[i][1] is None for i in trick):
+        yield from _freeing_readings(view, tracks, start - 4)
     for index in trick:
         card = view.plays[index][1]
         track = None if card is None else track_of(tracks, card)
@@ -75,6 +85,24 @@ def _other_readings(view: DealView, tracks: Sequence[CardTrack]
                     and (mate := track_of(tracks, other)) is not None \
                     and (back := dict(mate.readings()).get(card, 0.0)) >= FAINT_SHARE:
                 yield min(share, back), {index: other, mate_at: card}, [track, mate]
+
+
+def _freeing_readings(view: DealView, tracks: Sequence[CardTrack], end: int
+                      ) -> Iterator[tuple[float, dict[int, str], list[CardTrack]]]:
+    """Each other reading, a card not played, of a play before `end` with OLDER_SHARE of the
+    votes for the cards it may be (itself, or not played)."""
+    for index in range(end):
+        card = view.plays[index][1]
+        track = None if card is None else track_of(tracks, card)
+        if card is None or track is None:
+            continue
+        readings = track.readings()
+        may_be = sum(share for other, share in readings
+                     if other == card or other not in view.played)
+        for other, share in readings:
+            if other != card and other not in view.played and may_be > 0 \
+                    and share / may_be >= OLDER_SHARE:
+                yield share / may_be, {index: other}, [track]
 
 
 def next_lead_fits(view: DealView, index: int, card: str) -> bool:

@@ -15,11 +15,14 @@ from tracker_script import (
     one_by_one,
     plays,
     run,
+    seven_tricks_logged,
     started,
+    with_fixes,
 )
 
 from vision.detections import Detection
 from vision.gathering import DOUBT_WAIT, LAST_WAIT
+from vision.leads import OLDER_SHARE
 from vision.reading_fixes import LONE_SHARE
 
 
@@ -296,3 +299,33 @@ def test_a_possible_leader_read_only_weakly_before_another_lands_led(glimpse) ->
         assert plays(events) == [("S", "8D"), ("E", "9D"), ("N", "TD")]
         return
     assert plays(events) == [("W", None), ("S", "8D"), ("E", "9D"), ("N", "TD")]
+
+
+@pytest.mark.parametrize("share", [0.37, 0.2])
+def test_a_lead_never_read_that_could_only_have_won_is_questioned_by_a_misread_elsewhere(
+        share: float) -> None:
+    # Seed 2100 deal 12: W's QD read QH in trick 3; S's QH, leading trick 7, was never read, so
+    # S could only have led another suit and won; N's lead of trick 8 was held until S's card
+    # came, out of turn. Here S's 8C of trick 6 is read KS (8C `share` of its votes), and W's
+    # KS, leading trick 7, is never read: W could only have won it, yet S's AS did.
+    tr, rest = seven_tricks_logged(27, tricks=5)  # hearts trumps
+    assert rest == [("E", "JC"), ("N", "TS"), ("W", "KC"), ("S", "8C"), ("W", "KS"), ("S", "AS"),
+                    ("E", "QD"), ("N", "JS"), ("S", "AH"), ("E", "QC"), ("N", "7D"), ("W", "TC")]
+    misread = det("KS", "S", 0.9, alts=(("8C", 0.9 * share / (1 - share)),))
+    events, t = one_by_one(tr, rest[:3])
+    ev, t = run(tr, lambda t: [*lying_at(dict(rest[:3]))(t), misread], t0=t, seconds=1.5)
+    events += ev
+    for trick in (rest[5:8], rest[8:]):  # (W's KS never read)
+        ev, t = run(tr, lambda t: [], t0=t, seconds=1.0)  # swept
+        events += ev
+        ev, t = one_by_one(tr, trick, t=t, pace=1.0)
+        events += ev
+    ev, t = run(tr, lambda t: [], t0=t, seconds=3.0)
+    events += ev
+    if share < OLDER_SHARE:  # (too weak a reading to reach back: S's lead taken for W's)
+        assert plays(events)[4:9] == [("W", None), *rest[5:8], ("W", None)]
+        return
+    assert plays(events)[4:] == [("W", None), *rest[5:]]
+    assert with_fixes(events, 20) == rest
+    assert fixed(next(e for e in events if e["type"] == "correction")) == {
+        "play": 23, "card": "8C", "before": "KS"}
