@@ -99,7 +99,7 @@ class ReadingFixes:
         if leaders is None:
             return
         lying = [o for o in self.tracks if o.state == "candidate" and o.held and o.zone in _SEATS
-                 and not seen_again(self.tracks, o, self.settings.sure_conf)]
+                 and not seen_again(view, self.tracks, o, self.settings.sure_conf)]
         if not lying:
             return
         first = min(lying, key=lambda o: o.first_seen)

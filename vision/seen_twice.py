@@ -31,13 +31,17 @@ _SEATS = ("N", "E", "S", "W")
 Fix = tuple[int, str, CardTrack]  # play index, its right card, its track
 
 
-def seen_again(tracks: Sequence[CardTrack], tr: CardTrack, sure_conf: float) -> bool:
-    """Whether `tr` reads surely a card recorded surely before: that card seen again (seed
-    2064 deal 1: the AC of a gathered trick, lying still at the felt's edge in S's place), which
-    says nothing about who leads (`ReadingFixes._mend_leader`)."""
-    old = track_of(tracks, tr.readings()[0][0])
+def seen_again(view: DealView, tracks: Sequence[CardTrack], tr: CardTrack,
+               sure_conf: float) -> bool:
+    """Whether `tr` reads surely a card recorded surely in the last trick gathered: that card
+    seen again (seed 2064 deal 1: the AC of that trick, lying still at the felt's edge in S's
+    place), which says nothing about who leads (`ReadingFixes._mend_leader`). A card of an
+    earlier trick is long swept: `tr` is another card misread (seed 2104 deal 12: W's QD,
+    leading, read QH 0.78, S's QH of trick 3)."""
+    card = tr.readings()[0][0]
+    old, index = track_of(tracks, card), view.play_of(card)
     return old is not None and not old.name_doubted and not old.hinted \
-        and tr.read_surely(sure_conf)
+        and index is not None and index >= 4 * (view.gathered - 1) and tr.read_surely(sure_conf)
 
 
 def card_seen_twice(view: DealView, tracks: Sequence[CardTrack], card: str,

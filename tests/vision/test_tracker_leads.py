@@ -329,3 +329,37 @@ def test_a_lead_never_read_that_could_only_have_won_is_questioned_by_a_misread_e
     assert with_fixes(events, 20) == rest
     assert fixed(next(e for e in events if e["type"] == "correction")) == {
         "play": 23, "card": "8C", "before": "KS"}
+
+
+def test_a_lead_read_as_a_card_of_an_earlier_trick_is_no_card_seen_again() -> None:
+    # Seed 2104 deal 12: W's QD, leading, read QH 0.78, S's QH of trick 3, long swept; it was
+    # taken for that card seen again, saying nothing of who led, and the misread of the trick
+    # before (which made S its winner) was never questioned. Here N's 7C of trick 3 reads 7H,
+    # N's card of trick 1, surely; E's QD of trick 2 read QH three frames in five.
+    tr = started("E", {"taker": "N", "bid": 80, "trump": "S"})  # N leads, then W, S, E
+    events, t = one_by_one(tr, [("N", "7H"), ("W", "8H"), ("S", "9H"), ("E", "AH")])
+    ev, t = run(tr, lambda t: [], t0=t, seconds=1.0)  # swept: E won, leads
+    events += ev
+    mixed = lambda t: det("QH" if round(t * 10) % 5 < 3 else "QD", "E")  # noqa: E731
+    lying: dict[str, str] = {}
+    for seat, card in (("E", None), ("N", "KD"), ("W", "8D"), ("S", "9D")):
+        if card:
+            lying[seat] = card
+        ev, t = run(tr, lambda t: [mixed(t), *lying_at(lying)(t)], t0=t, seconds=0.8)
+        events += ev
+    ev, t = run(tr, lambda t: [], t0=t, seconds=1.0)  # swept: as QD, N's KD won
+    events += ev
+    lead = det("7H", "N", 0.9, alts=(("7C", 0.1),))
+    ev, t = run(tr, lambda t: [lead], t0=t, seconds=1.0)
+    events += ev
+    lying = {}
+    for seat, card in (("W", "8C"), ("S", "9C"), ("E", "TC")):
+        lying[seat] = card
+        ev, t = run(tr, lambda t: [lead, *lying_at(lying)(t)], t0=t, seconds=1.0)
+        events += ev
+    ev, t = run(tr, lambda t: [], t0=t, seconds=2.0)
+    events += ev
+    assert [fixed(e) for e in events if e["type"] == "correction"] == [
+        {"play": 4, "card": "QD", "before": "QH"}]
+    assert [seat for seat, _card in plays(events)[8:]] == ["N", "W", "S", "E"]
+    assert plays(events)[9:] == [("W", "8C"), ("S", "9C"), ("E", "TC")]
