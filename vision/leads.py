@@ -63,11 +63,7 @@ def _other_readings(view: DealView, tracks: Sequence[CardTrack], older: bool = F
     trick = range(max(start - 4, 0), start)
     if older and any(view.plays[i][1] is None for i in trick):
         yield from _freeing_readings(view, tracks, start - 4)
-    for index in trick:
-        card = view.plays[index][1]
-        track = None if card is None else track_of(tracks, card)
-        if card is None or track is None:
-            continue  # (unread, or no track: no other reading)
+    for index, card, track in _tracked_plays(view, tracks, trick):
         readings = track.readings()
         # Votes for a card played in another trick are votes for nothing this card can be: the
         # others' shares are weighed among the cards it may be (seed 2090 deal 19: E's KC read
@@ -91,11 +87,7 @@ def _freeing_readings(view: DealView, tracks: Sequence[CardTrack], end: int
                       ) -> Iterator[tuple[float, dict[int, str], list[CardTrack]]]:
     """Each other reading, a card not played, of a play before `end` with OLDER_SHARE of the
     votes for the cards it may be (itself, or not played)."""
-    for index in range(end):
-        card = view.plays[index][1]
-        track = None if card is None else track_of(tracks, card)
-        if card is None or track is None:
-            continue
+    for index, card, track in _tracked_plays(view, tracks, range(end)):
         readings = track.readings()
         may_be = sum(share for other, share in readings
                      if other == card or other not in view.played)
@@ -103,6 +95,17 @@ def _freeing_readings(view: DealView, tracks: Sequence[CardTrack], end: int
             if other != card and other not in view.played and may_be > 0 \
                     and share / may_be >= OLDER_SHARE:
                 yield share / may_be, {index: other}, [track]
+
+
+def _tracked_plays(view: DealView, tracks: Sequence[CardTrack], indices: range
+                   ) -> Iterator[tuple[int, str, CardTrack]]:
+    """(index, card, track) of the plays at `indices` read and tracked (an unread play, or one
+    without a track, has no other reading)."""
+    for index in indices:
+        card = view.plays[index][1]
+        track = None if card is None else track_of(tracks, card)
+        if card is not None and track is not None:
+            yield index, card, track
 
 
 def next_lead_fits(view: DealView, index: int, card: str) -> bool:
