@@ -39,6 +39,30 @@ def test_a_second_box_on_a_card_of_the_trick_is_never_a_play() -> None:
     assert plays(ev) == [("W", "9C")]
 
 
+def test_two_boxes_on_a_card_just_put_down_do_not_hold_it_back() -> None:
+    tr = dealt_by_referee("E")  # N leads
+    # Seed 2102 deal 13: a card slides into N's place; where it stops its box jumps once
+    # between two fits 10 px apart (two tracks), then keeps the second. The first, never still
+    # long enough to be steady, is the same card: it is no earlier card still unconfirmed that
+    # the second must wait for (it was recorded 0.4 s late, when the first was lost from sight).
+    x, y = SPOT["N"]
+
+    def script(t):
+        k = round(t * 10)
+        if k < 3:
+            return [det("7H", (x, y - 90 + 30 * k))]  # sliding in
+        if k == 3:
+            return [det("7H", (x, y - 10))]
+        if k == 4:
+            return [det("7H", (x, y - 10)), det("7H", (x, y))]
+        return [det("7H", (x, y))]
+
+    events, _ = run(tr, script, seconds=1.5)
+    ((_kind, play),) = [(e["type"], e["data"]) for e in events]
+    assert (play["seat"], play["card"]) == ("N", "7H")
+    assert play["t"] <= 0.4 + tr.settings.steady_s + 0.1 + 1e-6  # still from 0.4 s
+
+
 def test_a_mark_of_the_felt_read_weakly_in_the_leaders_place_is_no_glimpse() -> None:
     from vision.detections import UNNAMED
 
