@@ -179,8 +179,10 @@ class Gathering:
         seat has played (the ones after it would not have played otherwise), so its unread play
         and the held cards are recorded now (`_gather_incomplete`), not when the trick is swept.
         Cards seen GAP_SEEN times wait GAP_WAIT beyond steady_s while nothing lies unread in
-        front of the missing seat (its card may be under the hand putting the next one down), or
-        LAST_WAIT when the last seat of the trick has played. (With two seats missing, a wrong
+        front of the missing seat (its card may be under the hand putting the next one down) but
+        a card read in doubt where something lay before them (seed 2100 deal 2: W's 8C read
+        weakly from before E's TC came held E's card 0.85 s), or LAST_WAIT when the last seat
+        of the trick has played. (With two seats missing, a wrong
         leader is likelier than two cards never read.) A card of the unread seat read later,
         while the trick lies there, fills its play (`_fill_unread`)."""
         view, s = self.view, self.settings
@@ -214,6 +216,8 @@ class Gathering:
         waited = min(t - tr.settled_since for tr in held) - s.steady_s
         came = seats_in_turn(view, held, self._glimpsed)  # (None unless put down in turn)
         newest = max(tr.first_seen for tr in held)
+        first = min(tr.first_seen for tr in held)
+        lay = self._glimpsed.get(gaps[0], t)  # (something first lay in the missing seat's place)
         # (its card coming after theirs, not steady yet, proves it: seed 2086 deal 9, W's card
         # came 3 s after N's, the third)
         coming = any(o.state == "candidate" and not o.held and o.zone == gaps[0]
@@ -221,19 +225,26 @@ class Gathering:
                      for o in self.tracks)
         if not trick and (t - newest < DOUBT_WAIT or coming) \
                 and came is not None and came[0] != leader \
-                and self._glimpsed.get(gaps[0], t) > min(tr.first_seen for tr in held) \
+                and lay > first \
                 and leader_in_doubt(view, self.tracks):
             return  # the cards say another seat led, nothing lay where the "missing" one plays
         if last and waited >= LAST_WAIT:
             pass  # every seat has played: the missing card had its chance to be read
         elif not trick and leader_in_doubt(view, self.tracks) \
-                and self._glimpsed.get(gaps[0], t) >= min(tr.first_seen for tr in held):
+                and lay >= first:
             # Another seat may have won the last trick: the next cards may prove it. (Not when
             # something lay in the missing seat's place before the first of them: it led.)
             return
         elif any(o.state == "candidate" and not o.held and o.zone in (gaps[0], TRICK)
-                 and t - o.last_seen <= s.forget_s for o in self.tracks):
-            return  # something lies there unread yet: perhaps the missing card
+                 and t - o.last_seen <= s.forget_s
+                 and not (o.zone == gaps[0] and min(o.first_seen, lay) < first
+                          and not o.read_surely(s.sure_conf))
+                 for o in self.tracks):
+            # Something lies there unread yet: perhaps the missing card, being put down, or
+            # read surely and soon recorded. (Read in doubt where something lay before the
+            # held cards came, even read too weakly to name, it is that seat's card, played in
+            # turn, which the detector may never read plainly: it fills the unread play.)
+            return
         self._gather_incomplete(t, held, out, whole=False, leader=leader, gather=False)
 
     def _gather(self, out: list[Event], committing: CardTrack | None = None) -> None:

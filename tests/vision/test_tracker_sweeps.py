@@ -19,6 +19,7 @@ from tracker_script import (
     started,
 )
 
+from vision.detections import UNNAMED
 from vision.gathering import GAP_WAIT, LAST_WAIT
 
 
@@ -144,6 +145,31 @@ def test_a_card_held_for_one_seat_never_read_is_recorded_after_it() -> None:
     assert s_time - 0.6 <= 0.3 + GAP_WAIT + 0.15  # S's card landed at 0.6 s
     ev, t = run(tr, lying_at({"N": "7H", "S": "9H", "E": "AH"}), t0=t, seconds=1.0)
     assert plays(ev) == [("E", "AH")]  # E's turn, in turn
+
+
+def test_a_card_held_for_a_seat_whose_card_lay_there_read_weakly_is_recorded_at_once() -> None:
+    tr = started("E", {"taker": "N", "bid": 80, "trump": "S"})  # N leads, then W, S
+    # Seed 2100 deal 2: W's card lies in its place before S's comes, read too weakly to name
+    # (at 0.55 now and then, never steadily); S's, read plainly, is held for W. Something lay
+    # in W's place before S's card came: W has played. Its play is recorded unread and S's
+    # after it, without waiting for W's doubtful box to be lost from sight.
+    def w_weak(t):
+        if round(t * 10) % 4:
+            return det(UNNAMED, "W", 0.0, [("8H", 0.45), ("9H", 0.2)])
+        return det("8H", "W", 0.55, [("9H", 0.3)])
+
+    events, t = run(tr, lying_at({"N": "7H"}), seconds=0.6)
+    ev, t = run(tr, lambda t: [*lying_at({"N": "7H"})(t), w_weak(t)], t0=t, seconds=0.4)
+    events += ev
+    ev, t = run(tr, lambda t: [*lying_at({"N": "7H", "S": "9H"})(t), w_weak(t)], t0=t,
+                seconds=1.5)
+    events += ev
+    assert plays(events) == [("N", "7H"), ("W", None), ("S", "9H")]
+    s_time = [e["data"]["t"] for e in events if e["type"] == "card_played"][-1]
+    assert s_time - 1.0 <= 0.3 + GAP_WAIT + 0.15  # S's card landed at 1.0 s
+    # W's weak readings name its play in doubt.
+    (named,) = [fixed(e) for e in events if e["type"] == "correction"]
+    assert named["play"] == 1 and named["card"] == "8H" and named["uncertain"]
 
 
 def test_a_card_held_for_two_seats_never_read_waits_for_the_sweep() -> None:
