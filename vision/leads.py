@@ -21,7 +21,7 @@ from vision.deal_view import DealView
 # votes for the 9; at 10% the 9 was ignored and four plays shifted.)
 FAINT_SHARE = 0.05
 # Another reading of a play of an earlier trick, freeing its card for an unread play of the last
-# trick, needs this share of the votes (`_other_readings`): a real second reading.
+# trick, needs this share of the votes (`_freeing_readings`): a real second reading.
 OLDER_SHARE = 0.25
 
 

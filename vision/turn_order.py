@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from vision.card_track import ECHO_IOU, LATELY, CardTrack
+from vision.card_track import LATELY, CardTrack
 from vision.deal_view import DealView
-from vision.detections import iou
 
 _SEATS = ("N", "E", "S", "W")
 
@@ -99,8 +98,7 @@ class TurnOrder:
             if o is tr or o.state != "candidate" or o.held or t - o.last_seen > s.forget_s \
                     or self._too_small(o):
                 continue  # (a card held for its turn waits for this one, not the reverse)
-            if o.zone == tr.zone and o.box is not None and tr.box is not None \
-                    and iou(o.box, tr.box) >= ECHO_IOU:
+            if o.zone == tr.zone and o.echo_of(tr):
                 continue  # two boxes on one card (its box jumping between two fits): no other
             if len(o.times) >= 2 and o.settled_since < tr.settled_since:
                 return True
