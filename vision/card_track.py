@@ -72,6 +72,9 @@ class CardTrack:
     # Second boxes on this card, in front of its seat, set aside as its echoes
     # (`TableTracker._drop_echoes`): their votes are votes for its name too (`with_echoes`).
     echoes: list[CardTrack] = field(default_factory=list)
+    # Frames where, unseen by name, a box read too weakly to name lay on it with its best name
+    # as that box's best reading (`read_weakly`): it lies there still, for `_steady`.
+    weak_times: deque[float] = field(default_factory=lambda: deque(maxlen=256))
 
     @property
     def size(self) -> float:
@@ -157,6 +160,16 @@ class CardTrack:
             return
         if any(iou(self.box, b) >= ECHO_IOU for b in boxes):
             self.present = t
+
+    def read_weakly(self, t: float, weak: Sequence[Detection]) -> None:
+        """Note `t` in `weak_times` if, unseen by name this frame, one of the `weak` boxes
+        (read too weakly to name) covers it and reads its best name best."""
+        if self.box is None or self.last_seen == t or not self.votes:
+            return
+        top = self.readings()[0][0]
+        if any(d.alternatives and d.alternatives[0][0] == top and iou(self.box, d.box) >= ECHO_IOU
+               for d in weak):
+            self.weak_times.append(t)
 
     def see(self, t: float, det: Detection, zone: str, settle: float) -> None:
         self.box, self.last_seen, self.present = det.box, t, t

@@ -29,7 +29,7 @@ from typing import Any
 
 from vision.card_track import DOUBTED_SHARE, CardTrack, alternatives, count_since, dist
 from vision.deal_view import DealView
-from vision.detections import Detection
+from vision.detections import UNNAMED, Detection
 from vision.felt_marks import FeltMarks
 from vision.gathering import Gathering
 from vision.geometry import OUTSIDE, TRICK, TableGeometry
@@ -41,6 +41,12 @@ from vision.unread_naming import UnreadNaming
 
 Event = dict[str, Any]
 _SEATS = ("N", "E", "S", "W")
+# Boxes read too weakly to name count towards a card's steadiness once it has been named this
+# many times (`_steady`). From its first naming, cards were recorded under the name of a frame
+# or two read under the hand: seed 2105 deal 5, N's 9H recorded 8H and renamed 76 s later;
+# seed 2104 deal 5 lost two plays. (While it is seen this very frame: seed 2109 deal 10, a card
+# passing in a hand over N's place, read AC for 0.5 s, was recorded as N's play.)
+WEAK_AFTER = 2
 # A card lost from sight (under a hand) and seen again within this many seconds at its place,
 # under the same name, is the same card.
 LOST_KEEP = 5.0
@@ -197,6 +203,12 @@ class TableTracker(Gathering, ReadingFixes, UnreadNaming, TurnOrder):
             for tr in self.tracks:
                 if tr.state == "played":
                     tr.lies_under(t, boxes, s.forget_s)
+        # (not a card that reads as one played: its weak boxes may yet name an unread play)
+        weak = [d for d, z in zoned if d.card == UNNAMED and z in _SEATS]
+        for tr in self.tracks:
+            if tr.state == "candidate" and weak and tr.votes \
+                    and tr.readings()[0][0] not in self.view.played:
+                tr.read_weakly(t, weak)
         self._drop_echoes(t)
         for tr in self.tracks:
             if tr.state == "candidate" and tr.last_seen == t and len(tr.times) >= 2:
@@ -254,6 +266,10 @@ class TableTracker(Gathering, ReadingFixes, UnreadNaming, TurnOrder):
         since = max(tr.settled_since, t - max(1.0, s.steady_s)) - 1e-6
         frames = count_since(self._frames, since)
         hits = count_since(tr.times, since)
+        # Frames that read it only weakly, its best name best, show it lying there too, once
+        # it has been named WEAK_AFTER times and while it is seen (named or weakly) this frame.
+        if len(tr.times) >= WEAK_AFTER and t in (tr.last_seen, *list(tr.weak_times)[-1:]):
+            hits += count_since(tr.weak_times, since)
         # A card that stays put is real even if the detector only sees it every other frame:
         # the share asked for falls to half of hit_ratio over the next second, with more hits.
         age = t - tr.settled_since - s.steady_s

@@ -17,6 +17,7 @@ from tracker_script import (
     plays,
     run,
     started,
+    with_fixes,
 )
 
 from vision.detections import UNNAMED
@@ -164,12 +165,15 @@ def test_a_card_held_for_a_seat_whose_card_lay_there_read_weakly_is_recorded_at_
     ev, t = run(tr, lambda t: [*lying_at({"N": "7H", "S": "9H"})(t), w_weak(t)], t0=t,
                 seconds=1.5)
     events += ev
-    assert plays(events) == [("N", "7H"), ("W", None), ("S", "9H")]
     s_time = [e["data"]["t"] for e in events if e["type"] == "card_played"][-1]
     assert s_time - 1.0 <= 0.3 + GAP_WAIT + 0.15  # S's card landed at 1.0 s
-    # W's weak readings name its play in doubt.
-    (named,) = [fixed(e) for e in events if e["type"] == "correction"]
-    assert named["play"] == 1 and named["card"] == "8H" and named["uncertain"]
+    # W's readings, weak ones included, name its play in doubt: recorded so (its weak boxes
+    # show it lying there, `_steady`), or recorded unread and named.
+    assert with_fixes(events, 0) == [("N", "7H"), ("W", "8H"), ("S", "9H")]
+    w_play = [e["data"] for e in events if e["type"] == "card_played"][1]
+    named = [fixed(e) for e in events if e["type"] == "correction"]
+    assert (w_play["card"] == "8H" and w_play["uncertain"] and not named) or (
+        w_play["card"] is None and named == [{"play": 1, "card": "8H", "uncertain": True}])
 
 
 def test_a_card_held_for_two_seats_never_read_waits_for_the_sweep() -> None:
