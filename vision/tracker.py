@@ -268,7 +268,8 @@ class TableTracker(Gathering, ReadingFixes, UnreadNaming, TurnOrder):
         hits = count_since(tr.times, since)
         # Frames that read it only weakly, its best name best, show it lying there too, once
         # it has been named WEAK_AFTER times and while it is seen (named or weakly) this frame.
-        if len(tr.times) >= WEAK_AFTER and t in (tr.last_seen, *list(tr.weak_times)[-1:]):
+        weak = tr.weak_times
+        if len(tr.times) >= WEAK_AFTER and (tr.last_seen == t or (weak and weak[-1] == t)):
             hits += count_since(tr.weak_times, since)
         # A card that stays put is real even if the detector only sees it every other frame:
         # the share asked for falls to half of hit_ratio over the next second, with more hits.
