@@ -57,8 +57,9 @@ def test_weak_boxes_that_read_another_name_do_not_make_a_card_steady():
 
 
 def test_a_reading_split_with_a_card_on_the_table_is_recorded_once_steady():
-    # Seed 2100 deal 19: S's QS read QS 0.42 / JS 0.30 while N's JS lay read 0.95 in the same
-    # trick; one frame read KS best. The JS votes are no doubt: a deck holds one JS.
+    # W's card reads QS 0.45 / JS 0.30 while N's JS lies recorded in the same trick (as seed
+    # 2102 deal 12: N's JH read JH 0.49 / JD 0.43, the JD played); one frame read KS best. The
+    # JS votes are no doubt: a deck holds one JS.
     tr = dealt_by_referee("E")  # N leads, then W
     events, t = run(tr, lambda t: [det("JS", "N", 0.95)], seconds=1.0)
     assert plays(events) == [("N", "JS")]
