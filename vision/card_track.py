@@ -161,14 +161,15 @@ class CardTrack:
         if any(iou(self.box, b) >= ECHO_IOU for b in boxes):
             self.present = t
 
-    def read_weakly(self, t: float, weak: Sequence[Detection]) -> None:
+    def read_weakly(self, t: float, weak: Sequence[Detection], played: set[str]) -> None:
         """Note `t` in `weak_times` if, unseen by name this frame, one of the `weak` boxes
-        (read too weakly to name) covers it and reads its best name best."""
+        (read too weakly to name) covers it and reads its best name best. Not for a card that
+        reads as one `played`: its weak boxes may yet name an unread play."""
         if self.box is None or self.last_seen == t or not self.votes:
             return
         top = self.readings()[0][0]
-        if any(d.alternatives and d.alternatives[0][0] == top and iou(self.box, d.box) >= ECHO_IOU
-               for d in weak):
+        if top not in played and any(d.alternatives and d.alternatives[0][0] == top
+                                     and iou(self.box, d.box) >= ECHO_IOU for d in weak):
             self.weak_times.append(t)
 
     def see(self, t: float, det: Detection, zone: str, settle: float) -> None:

@@ -203,12 +203,12 @@ class TableTracker(Gathering, ReadingFixes, UnreadNaming, TurnOrder):
             for tr in self.tracks:
                 if tr.state == "played":
                     tr.lies_under(t, boxes, s.forget_s)
-        # (not a card that reads as one played: its weak boxes may yet name an unread play)
         weak = [d for d, z in zoned if d.card == UNNAMED and z in _SEATS]
-        for tr in self.tracks:
-            if tr.state == "candidate" and weak and tr.votes \
-                    and tr.readings()[0][0] not in self.view.played:
-                tr.read_weakly(t, weak)
+        if weak:
+            played = self.view.played  # (a set built on each call: once a frame)
+            for tr in self.tracks:
+                if tr.state == "candidate":
+                    tr.read_weakly(t, weak, played)
         self._drop_echoes(t)
         for tr in self.tracks:
             if tr.state == "candidate" and tr.last_seen == t and len(tr.times) >= 2:
@@ -270,7 +270,7 @@ class TableTracker(Gathering, ReadingFixes, UnreadNaming, TurnOrder):
         # it has been named WEAK_AFTER times and while it is seen (named or weakly) this frame.
         weak = tr.weak_times
         if len(tr.times) >= WEAK_AFTER and (tr.last_seen == t or (weak and weak[-1] == t)):
-            hits += count_since(tr.weak_times, since)
+            hits += count_since(weak, since)
         # A card that stays put is real even if the detector only sees it every other frame:
         # the share asked for falls to half of hit_ratio over the next second, with more hits.
         age = t - tr.settled_since - s.steady_s
