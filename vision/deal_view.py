@@ -360,23 +360,29 @@ class DealView:
     def news(self, readings: list[tuple[str, float]]) -> bool:
         """Whether a track's `readings` may name a card not played yet: False when every one
         is played, or the track reads a played card with no real second reading."""
-        left = [(c, v) for c, v in readings if c not in self.played]
+        left = self.unplayed(readings)
         return bool(left) and (left[0][0] == readings[0][0] or left[0][1] >= OTHER_SHARE)
+
+    def unplayed(self, readings: Sequence[tuple[str, float]],
+                 but: str | None = None) -> list[tuple[str, float]]:
+        """The `readings` (card, share) of cards not played yet, `but` one counted as not
+        played: a deck holds one of each, so a reading of a card played is another's."""
+        played = self.played - {but} if but is not None else self.played
+        return [(c, v) for c, v in readings if c not in played]
 
     def choose(self, readings: list[tuple[str, float]], seat: str) -> tuple[str | None, bool]:
         """The card to record for `seat` from a track's `readings` (card, share of the votes),
         and whether anything but the picture chose it. None: every reading is already played."""
         if not self.news(readings):
             return None, False
-        card = _pick([(c, v) for c, v in readings if c not in self.played], self.possible(seat))
+        card = _pick(self.unplayed(readings), self.possible(seat))
         return card, card != readings[0][0]
 
     def choose_again(self, readings: list[tuple[str, float]], index: int) -> str | None:
         """The card `choose` picks now for play `index` (recorded in doubt) from its track's
         `readings`, as if it were being recorded now (the cards played since are out)."""
         seat, card = self.plays[index]
-        played = self.played - {card}
-        left = [(c, v) for c, v in readings if c not in played]
+        left = self.unplayed(readings, but=card)
         return _pick(left, self.possible_at(index, seat)) if left else None
 
 

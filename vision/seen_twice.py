@@ -79,7 +79,7 @@ def beside_itself(view: DealView, tracks: Sequence[CardTrack],
     if old is None or old.zone == tr.zone or tr.zone not in _SEATS or old.zone not in _SEATS \
             or old.present < tr.first_seen:
         return readings
-    left = [(c, v) for c, v in readings[1:] if c not in view.played]
+    left = view.unplayed(readings[1:])
     return readings[1:] if left and left[0][1] >= BESIDE_SHARE else readings
 
 
@@ -100,8 +100,7 @@ def recorded_twice(view: DealView, tracks: Sequence[CardTrack], track: CardTrack
     index, at = view.play_of(top), view.play_of(track.card)
     if old is None or old is track or index is None or at is None:
         return []
-    taken = view.played - {track.card}
-    others = [(c, v) for c, v in old.readings() if c != top and c not in taken]
+    others = [(c, v) for c, v in view.unplayed(old.readings(), but=track.card) if c != top]
     if not others:
         return []
     best, best_share = others[0]

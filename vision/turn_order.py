@@ -137,7 +137,7 @@ def clear_among_unplayed(view: DealView, tr: CardTrack) -> bool:
     and LEFT_LEAST of all, the cards played hold more of them than the next reading not
     played, and its last LEFT_SEEN sightings, since it came to rest, read that name. Seed 2102
     deal 12: N's JH, read JH 0.49 / JD 0.43 with the JD played, waited 0.98 s, now 0.28 s."""
-    left = [(c, v) for c, v in tr.readings() if c not in view.played]
+    left = view.unplayed(tr.readings())
     if not left or not tr.recent:
         return False
     (top, share), total = left[0], sum(v for _c, v in left)
