@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from vision.detections import Detection, inside, iou
+from vision.detections import UNNAMED, Detection, inside, iou
 
 _SEATS = ("N", "E", "S", "W")
 
@@ -32,6 +32,15 @@ ECHO_SHARE = 0.05
 LATELY = 4
 # A card named by a reading under this share of its votes is named in doubt (`name_doubted`).
 DOUBTED_SHARE = 0.6
+# The classifier names a box from this reading up (`vision.two_stage.DEFAULT_MIN_PROB`); a box
+# read more weakly is passed on unnamed, with its readings (`weak_sightings`).
+PLAIN = 0.5
+# An unnamed box on a card followed (ON_FOLLOWED, IoU) whose best reading is at least WEAK_SEEN
+# and WEAK_LEAD times its next is a sighting of that card (`weak_sightings`): a card lying
+# still, read 9S 0.45 / TS 0.15 in most frames, is seen in those frames too.
+WEAK_SEEN = 0.4
+WEAK_LEAD = 2.5
+ON_FOLLOWED = 0.3
 
 
 @dataclass(eq=False)
@@ -112,6 +121,11 @@ class CardTrack:
         top, share = self.best()
         return share >= 0.6 and statistics.fmean(self.conf.get(top, [0.0])) >= sure_conf
 
+    def seen_weakly(self) -> bool:
+        """Whether one of its last LATELY sightings was a box read under PLAIN
+        (`weak_sightings`)."""
+        return any(c < PLAIN for _t, _card, c in self.recent)
+
     def misnamed_if_at(self, zone: str) -> bool:
         """Whether its name read plainly before another seat's place means this card was
         misnamed rather than moved there: recorded with its name in doubt (`name_doubted`)."""
@@ -183,6 +197,30 @@ class CardTrack:
         self.recent.append((t, det.card, det.confidence))
         for card, c in det.alternatives:
             self.votes[card] = self.votes.get(card, 0.0) + c
+
+
+def weak_sightings(detections: Sequence[Detection], played: set[str],
+                   followed: Sequence[tuple[float, float, float, float]]) -> list[Detection]:
+    """`detections` with each unnamed box that lies on a card `followed` (its box) and reads
+    one card clearly ahead (WEAK_SEEN, WEAK_LEAD) named that card, at its reading (under
+    PLAIN: `CardTrack.seen_weakly`). Only on a card followed: a mark of the felt read weakly
+    as a card all deal long is no card (`vision.felt_marks`). Not a card already played, nor
+    one a box names plainly this frame: a weak reading of a card played is the hint of a
+    misread (seed 2110 deal 1: S's 9C, its name taken by the 8C misread 9C, read 9C 0.45 /
+    8C 0.16; named, it took its next reading, 8C, and both plays stayed wrong), left to
+    `vision.swaps`."""
+    named = {d.card for d in detections if d.card != UNNAMED}
+    out = []
+    for d in detections:
+        if d.card == UNNAMED and d.alternatives:
+            card, p = d.alternatives[0]
+            rival = d.alternatives[1][1] if len(d.alternatives) > 1 else 0.0
+            if p >= WEAK_SEEN and p >= WEAK_LEAD * rival and card not in named \
+                    and card not in played and any(iou(d.box, b) >= ON_FOLLOWED for b in followed):
+                named.add(card)
+                d = Detection(card, float(p), d.box, d.alternatives[1:])
+        out.append(d)
+    return out
 
 
 def dist(a: tuple[float, float], b: tuple[float, float]) -> float:

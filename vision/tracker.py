@@ -3,9 +3,11 @@
 One verb, `update(frame_time, detections) -> [event, ...]`. A physical card on the felt is a track
 (matched frame to frame by position); it becomes a play once it has stayed still for `steady_s` and
 was seen in at least `hit_ratio` of those frames, so flicker, a hand passing over or a card sliding
-into place create nothing. Its name is the vote of every reading of the track; the engine's view
-(`DealView`: whose turn, cards already played, cards still possible) settles what the picture
-cannot, and any such settlement, or a weak reading, marks the play `uncertain` for the referee.
+into place create nothing (a box read too weakly to name on such a card, yet clearly one card
+not played, is a sighting too: `weak_sightings`). Its name is the vote of every reading of the
+track; the engine's view (`DealView`: whose turn, cards already played, cards still possible)
+settles what the picture cannot, and any such settlement, or a weak reading, marks the play
+`uncertain` for the referee.
 Plays keep the order of the seats: a card out of turn waits for the seat whose turn it is (at a
 trick's start, for the seats that may have won the trick before), and a seat never read by the
 time its trick is gathered, or when the seat after it has played, gets an unread play (card None)
@@ -27,7 +29,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from vision.card_track import DOUBTED_SHARE, CardTrack, alternatives, count_since, dist
+from vision.card_track import (
+    DOUBTED_SHARE,
+    CardTrack,
+    alternatives,
+    count_since,
+    dist,
+    weak_sightings,
+)
 from vision.deal_view import DealView
 from vision.detections import UNNAMED, Detection
 from vision.felt_marks import FeltMarks
@@ -176,6 +185,8 @@ class TableTracker(Gathering, ReadingFixes, UnreadNaming, TurnOrder):
     def update(self, frame_time: float, detections: Sequence[Detection]) -> list[Event]:
         """Take one frame's detections; return the events it completes (usually none)."""
         t, s = frame_time, self.settings
+        followed = [tr.box for tr in self.tracks if tr.state == "candidate" and tr.box]
+        detections = weak_sightings(detections, self.view.played, followed)
         self._now = t
         self._frames.append(t)
         for tr in self.tracks:  # restored plays count as just seen
@@ -260,6 +271,10 @@ class TableTracker(Gathering, ReadingFixes, UnreadNaming, TurnOrder):
     def _steady(self, tr: CardTrack, t: float) -> bool:
         s = self.settings
         if t - tr.settled_since < s.steady_s - 1e-6:
+            return False
+        if tr.seen_weakly() and tr.last_seen != t:
+            # (seed 2109 deal 10: N's AC, in a hand over N's place, read AC 0.45-0.52 for four
+            # frames, 0.2 s before N put the QD down, was steady and recorded, as it was gone)
             return False
         # Judge the whole time it has lain still (up to 1 s), so two unlucky misses right after
         # it landed delay it by a frame, not by a whole window.

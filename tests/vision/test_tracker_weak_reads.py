@@ -3,7 +3,7 @@ reading split with a card already played is no doubt between the two."""
 
 from __future__ import annotations
 
-from tracker_script import SPOT, dealt_by_referee, det, plays, run
+from tracker_script import SPOT, dealt_by_referee, det, logged, plays, run
 
 from vision.detections import UNNAMED, Detection
 
@@ -94,3 +94,63 @@ def test_weak_boxes_do_not_make_steady_a_card_that_reads_as_one_played():
     events, _ = run(tr, script, t0=t, seconds=0.6)
     assert plays(events) == []
     assert [o.state for o in tr.tracks if o.zone == "W"] == ["candidate"]
+
+
+def named_once(card: str, where: str, second: float):
+    """A card lying still, named at its first frame only; after it, a box read too weakly to
+    name that reads it 0.45, its next reading (TS) `second`."""
+    def script(t):
+        if round(t * 10) == 0:
+            return [det(card, where, 0.55, (("TS", 0.2),))]
+        return [weak(card, where, 0.45, (("TS", second),))]
+    return script
+
+
+def test_a_card_named_once_then_read_weakly_but_clearly_is_recorded_once_steady():
+    # Seeds 2108-2110: a card lying still, read 9S 0.45 / TS 0.15 frame after frame and named
+    # once or twice, waited for more plain readings (first seen, in the record, over 0.5 s
+    # after it settled). A box on it reading one card that clearly is a sighting of it.
+    tr = dealt_by_referee("E")  # N leads
+    events, _ = run(tr, named_once("9S", "N", second=0.15), seconds=1.5)
+    ((_kind, play),) = [(e["type"], e["data"]) for e in events]
+    assert (play["seat"], play["card"]) == ("N", "9S")
+    assert play["t"] <= tr.settings.steady_s + 0.1 + 1e-6
+    assert play["uncertain"]  # (named at under sure_conf: judged again later)
+
+
+def test_weak_boxes_with_a_close_second_reading_are_no_sighting():
+    tr = dealt_by_referee("E")
+    events, _ = run(tr, named_once("9S", "N", second=0.25), seconds=1.5)
+    assert plays(events) == []  # (9S 0.45 / TS 0.25: not clearly one card)
+
+
+def test_a_weak_reading_of_a_card_already_played_is_no_sighting():
+    # Seed 2110 deal 1: S's 8C, misread 9C, was recorded 9C; S's real 9C, tricks later, read
+    # 9C 0.45 / 8C 0.16. Taken as a sighting of the 9C, it was recorded as its next reading,
+    # 8C, and both plays stayed wrong. Left unseen, it is an unread play the deal's end names.
+    tr = dealt_by_referee("E")  # N leads
+    logged(tr, [("N", "AS"), ("W", "9S"), ("S", "7D"), ("E", "8D")])  # N wins, leads again
+
+    def script(t):
+        if round(t * 10) == 0:
+            return [det("8S", "N", 0.55, (("9S", 0.3),))]
+        return [weak("9S", "N", 0.45, (("8S", 0.15),))]
+
+    events, _ = run(tr, script, seconds=1.5)
+    assert ("N", "8S") not in plays(events)
+
+
+def test_a_card_in_a_hand_read_half_weakly_is_no_play_once_gone():
+    # Seed 2109 deal 10: N's AC, held in a hand over N's place 0.2 s before N put the QD down,
+    # read AC 0.48, 0.50, 0.45, 0.52 in four frames and was gone: steady on paper (four
+    # frames of five), it was recorded as N's play. A card seen weakly must be seen still.
+    tr = dealt_by_referee("E")  # N leads
+
+    def script(t):
+        k = round(t * 10)
+        if k in (1, 3):
+            return [det("AC", "N", 0.52, (("AS", 0.15),))]
+        return [weak("AC", "N", 0.45, (("AS", 0.15),))] if k in (0, 2) else []
+
+    events, _ = run(tr, script, seconds=1.5)
+    assert plays(events) == []
