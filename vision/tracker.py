@@ -185,8 +185,9 @@ class TableTracker(Gathering, ReadingFixes, UnreadNaming, TurnOrder):
     def update(self, frame_time: float, detections: Sequence[Detection]) -> list[Event]:
         """Take one frame's detections; return the events it completes (usually none)."""
         t, s = frame_time, self.settings
-        followed = [tr.box for tr in self.tracks if tr.state == "candidate" and tr.box]
-        detections = weak_sightings(detections, self.view.played, followed)
+        played = self.view.played  # (a set built on each call: once a frame)
+        followed = [tr.box for tr in self.tracks if tr.state == "candidate" and tr.box is not None]
+        detections = weak_sightings(detections, played, followed)
         self._now = t
         self._frames.append(t)
         for tr in self.tracks:  # restored plays count as just seen
@@ -216,7 +217,6 @@ class TableTracker(Gathering, ReadingFixes, UnreadNaming, TurnOrder):
                     tr.lies_under(t, boxes, s.forget_s)
         weak = [d for d, z in zoned if d.card == UNNAMED and z in _SEATS]
         if weak:
-            played = self.view.played  # (a set built on each call: once a frame)
             for tr in self.tracks:
                 if tr.state == "candidate":
                     tr.read_weakly(t, weak, played)
