@@ -187,11 +187,17 @@ class CardTrack:
             self.weak_times.append(t)
 
     def see(self, t: float, det: Detection, zone: str, settle: float) -> None:
-        self.box, self.last_seen, self.present = det.box, t, t
+        """A sighting at `t`: its readings, and its box, which moved more than `settle` card
+        sizes moves where the card rests (it comes to rest again). A box read under PLAIN
+        (`weak_sightings`) is a sighting but no measure of where the card lies: it often holds
+        only the part of the card a hand leaves uncovered (seed 2115 deal 2)."""
+        self.last_seen = self.present = t
         self.times.append(t)
-        cx, cy = self.center
-        if abs(cx - self.anchor[0]) + abs(cy - self.anchor[1]) > settle * self.size:
-            self.anchor, self.settled_since, self.zone = (cx, cy), t, zone
+        if det.confidence >= PLAIN or self.box is None:
+            self.box = det.box
+            cx, cy = self.center
+            if abs(cx - self.anchor[0]) + abs(cy - self.anchor[1]) > settle * self.size:
+                self.anchor, self.settled_since, self.zone = (cx, cy), t, zone
         self.votes[det.card] = self.votes.get(det.card, 0.0) + det.confidence
         self.conf.setdefault(det.card, []).append(det.confidence)
         self.recent.append((t, det.card, det.confidence))

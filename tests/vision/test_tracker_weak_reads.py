@@ -154,3 +154,23 @@ def test_a_card_in_a_hand_read_half_weakly_is_no_play_once_gone():
 
     events, _ = run(tr, script, seconds=1.5)
     assert plays(events) == []
+
+
+def test_a_weak_box_shifted_on_a_card_does_not_move_where_it_lies():
+    # Seed 2115 deal 2: N's 8S, named 7S once as it landed, then read 8S 0.45 / 9S 0.12 in a
+    # box whose centre lay half a card's width away. Counted as a sighting, that box made the
+    # card look as if it had moved, so it came to rest again, and was recorded 3.8 s late. A
+    # box read that weakly is no measure of where a card lies; it is a sighting all the same.
+    tr = dealt_by_referee("E")  # N leads
+    x, y = SPOT["N"]
+
+    def script(t):
+        if round(t * 10) == 2:
+            return [Detection(UNNAMED, 0.0, (x - 13.5, y - 44, x + 43.5, y + 44),
+                              (("7H", 0.45), ("8H", 0.1)))]
+        return [det("7H", "N", 0.9)]
+
+    events, _ = run(tr, script, seconds=1.5)
+    ((_kind, play),) = [(e["type"], e["data"]) for e in events]
+    assert (play["seat"], play["card"]) == ("N", "7H")
+    assert play["seen"] == 0.0 and play["t"] <= tr.settings.steady_s + 1e-6
