@@ -32,7 +32,7 @@ from engine.observe import ObservedDeal, Violation, audit
 from engine.rules import RuleSet
 from engine.tricks import tables
 
-MAX_UNREAD = 5  # at most 5! = 120 assignments to judge
+MAX_UNREAD = 6  # at most 6! = 720 assignments to judge
 MAX_FILLINGS = 1500  # judging past open unread plays: ~0.2 ms per filling
 
 Play = tuple[Seat, Card | None]

@@ -78,6 +78,21 @@ def test_the_hands_narrow_the_candidates(gen) -> None:
     assert list(found.plays) == p.plays and found.deduced == (0, 1, 2, 3)
 
 
+def test_six_unread_plays_are_judged(gen) -> None:
+    # Seed 2113 deal 7: six cards of an unseen design never read (queens and kings), four of
+    # them proven by the rest of the deal and the weak readings where they lay; with five as
+    # the most judged, the whole deal stayed open.
+    rng = random.Random(11)
+    for _ in range(4):
+        p = gen.play_out(rng, PRESETS["ffb-coinche"])
+        blanks = set(rng.sample(range(32), 6))
+        found = deduce(p.rules, p.contract, p.dealer, _blank(p.plays, blanks))
+        if found.deduced:
+            assert list(found.plays) == p.plays
+        else:  # the true way is among the ways that break no rule
+            assert tuple(p.plays) in found.ties
+
+
 def test_too_many_unread_plays_stay_open(gen) -> None:
     p = gen.play_out(random.Random(9), PRESETS["ffb-coinche"])
     blanks = set(range(MAX_UNREAD + 1))
