@@ -247,11 +247,20 @@ class TableTracker(Recording, Gathering, ReadingFixes, UnreadNaming, TurnOrder):
         seen = [o for o in trick if (o.last_seen == t if full else t - o.present <= s.forget_s)]
         # (only while enough of the trick is seen to say it still lies there)
         unseen = [o for o in trick if o not in seen] if len(seen) >= (2 if full else 1) else []
+        # A trick of one card is not swept while its three others go unseen: a candidate in
+        # that card's place, on it, is that card seen again once the detector lost it a while,
+        # and it lies there still (seed 2116 deal 1: N's 8C, read 7C under the hand, then
+        # unseen for a second, then read 8C where it lay, was taken for N's next lead).
+        lone = trick[0] if len(trick) == 1 and len(self.view.trick_plays) == 1 \
+            and not seen else None
         for tr in self.tracks:
             if tr.state != "candidate" or tr.box is None or t - tr.last_seen > s.forget_s:
                 continue
             host = next((o for o in seen if tr.echo_of(o, strict=full)), None) \
                 or next((o for o in unseen if tr.echo_of(o)), None)
+            if host is None and lone is not None and tr.zone == lone.zone and tr.echo_of(lone):
+                host = lone
+                lone.present = max(lone.present, tr.last_seen)
             if host is not None:
                 # Named, it keeps the frames that read it alike (`match_tracks`): one object.
                 tr.state, tr.held, tr.card = "ignored", False, tr.readings()[0][0]

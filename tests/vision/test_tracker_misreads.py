@@ -376,3 +376,24 @@ def test_an_unread_play_takes_the_card_its_readings_favour_most_of_those_it_coul
     assert [fixed(e) for e in events if e["type"] == "correction"] == [
         {"play": 28, "card": "TD", "before": "8D", "uncertain": True},
         {"play": 30, "card": "8D", "before": None, "deduced": True, "uncertain": True}]
+
+
+def test_a_lone_lead_lost_a_while_and_read_again_as_another_card_is_no_new_trick() -> None:
+    # Seed 2116 deal 1: N's 8C, read 7C under the hand and recorded so, then not seen for a
+    # second, then read 8C where it lay. Taken for N's next lead, it closed the trick with
+    # three unread plays and shifted every later play of the deal. A trick of one card is not
+    # swept while its three others go unseen: that 8C is the 7C seen again.
+    tr = dealt_by_referee("E")  # N leads, then W
+    x, y = SPOT["N"]
+
+    def script(t):
+        found = [det("AH", "W", 0.95)] if t >= 1.9 else []
+        if t < 0.5:
+            return [det("7C", "N", 0.55), *found]
+        if t >= 1.7:
+            return [det("8C", (x, y - 8), 0.53, (("9C", 0.3),)), *found]
+        return found
+
+    events, _ = run(tr, script, seconds=4.0)
+    assert "trick_gathered" not in kinds(events)
+    assert plays(events) == [("N", "7C"), ("W", "AH")]
