@@ -26,8 +26,8 @@ OLDER_SHARE = 0.25
 
 
 def trick_won_by(view: DealView, tracks: Sequence[CardTrack], seat: str,
-                 lying: frozenset[str] = frozenset(), least: float = FAINT_SHARE
-                 ) -> list[tuple[int, str, CardTrack]]:
+                 lying: frozenset[str] = frozenset(), least: float = FAINT_SHARE,
+                 sure_conf: float = 0.6) -> list[tuple[int, str, CardTrack]]:
     """The likeliest other reading of a card of the last trick gathered (`_other_readings`: a
     card not played elsewhere, or two cards of that trick swapped), with `least` of its votes,
     that lets `seat` lead now:
@@ -38,13 +38,14 @@ def trick_won_by(view: DealView, tracks: Sequence[CardTrack], seat: str,
     there for the next trick (`lying`: seed 2056, E's KS lay leading it; giving E's play of the
     last trick back its misreading KS, so that E won, only made that KS seen twice again)."""
     start = 4 * view.gathered
-    found = sorted(((share, renamed, owners)
+    found = sorted(((any(o.read_surely(sure_conf) for o in owners), share, renamed, owners)
                     for share, renamed, owners in _other_readings(view, tracks, older=True)
                     if share >= least and not lying & set(renamed.values())
-                    and seat in (view.leaders_if(renamed, start) or ())), key=lambda f: -f[0])
-    if not found or (len(found) > 1 and found[0][0] == found[1][0]):
+                    and seat in (view.leaders_if(renamed, start) or ())),
+                   key=lambda f: (f[0], -f[1]))
+    if not found or (len(found) > 1 and found[0][:2] == found[1][:2]):
         return []
-    _share, renamed, owners = found[0]
+    _sure, _share, renamed, owners = found[0]
     return [(i, card, track) for (i, card), track in zip(renamed.items(), owners, strict=True)]
 
 

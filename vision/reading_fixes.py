@@ -114,7 +114,8 @@ class ReadingFixes:
         self._mend_tried.add(tried)
         sure = frozenset(o.readings()[0][0] for o in lying
                          if o.read_surely(self.settings.sure_conf))
-        for fix in trick_won_by(view, self.tracks, first.zone, sure, least):
+        for fix in trick_won_by(view, self.tracks, first.zone, sure, least,
+                                self.settings.sure_conf):
             self._correct(fix, out)
 
     def _first_led(self, first: CardTrack, leaders: set[str], lying: Sequence[CardTrack],

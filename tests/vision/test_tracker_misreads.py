@@ -397,3 +397,23 @@ def test_a_lone_lead_lost_a_while_and_read_again_as_another_card_is_no_new_trick
     events, _ = run(tr, script, seconds=4.0)
     assert "trick_gathered" not in kinds(events)
     assert plays(events) == [("N", "7C"), ("W", "AH")]
+
+
+def test_of_two_readings_that_explain_a_lead_one_of_a_card_read_in_doubt_is_taken() -> None:
+    # Seed 2116 deal 5: E's 7C, read surely (7C 0.64-0.72 a frame; 7S its second reading, 0.29
+    # of its votes), and W's QC, read QS in doubt (0.52-0.77; QC 0.23 of its votes). Either
+    # renaming made W, whose card came first, the last trick's winner; E's 7S, the larger
+    # share, was taken, and the deal ended 27/32. A card read surely is the less likely misread.
+    tr = started("E", {"taker": "N", "bid": 80, "trump": "S"})  # N leads, then W, S, E
+    n_card = det("QH", "N", 0.55, [("QD", 0.15)])  # as QD, S's KD wins
+    s_card = det("KD", "S", 0.72, [("KS", 0.28)])  # as KS, a trump, S wins
+    events, t = run(tr, lambda t: [n_card], seconds=1.5)
+    w_card, e_card = det("8D", "W"), det("9D", "E")
+    for shown in ([w_card], [w_card, s_card], [w_card, s_card, e_card]):
+        ev, t = run(tr, lambda t, shown=shown: [n_card, *shown], t0=t, seconds=0.8)
+        events += ev
+    ev, t = run(tr, lambda t: [], t0=t, seconds=1.0)  # swept
+    assert tr.view.leaders() == {"N"}
+    ev, t = run(tr, lying_at({"S": "7C"}), t0=t, seconds=1.0)
+    assert fixed(ev[0]) == {"play": 0, "card": "QD", "before": "QH"}
+    assert plays(ev) == [("S", "7C")]
