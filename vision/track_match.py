@@ -107,9 +107,15 @@ def moved_play(tracks: Sequence[CardTrack], d: Detection, zone: str, t: float,
         return None
     for tr in tracks:
         if tr.state == "played" and tr.card == d.card and t - tr.present >= steady_s \
-                and not tr.hinted and not tr.misnamed_if_at(zone):
+                and not tr.hinted and not tr.misnamed_if_at(zone) and not _seats_apart(tr, zone):
             return tr
     return None
+
+
+def _seats_apart(tr: CardTrack, zone: str) -> bool:
+    """Whether `zone` is another seat's place than the one where `tr` lies."""
+    seats = ("N", "E", "S", "W")
+    return tr.box is not None and tr.zone in seats and zone in seats and zone != tr.zone
 
 
 def found_again(tr: CardTrack, lost: list[CardTrack], match: float) -> None:

@@ -344,3 +344,22 @@ def test_a_card_read_once_is_not_taken_as_moved_while_a_box_still_lies_in_its_pl
     ev, t = run(tr, lambda t: [weak, det("7D", "W"), det("TD", "S")], t0=t, seconds=2.5)
     assert fixed(ev[0]) == {"play": 0, "card": "9D", "before": "TD"}
     assert tr.view.plays == [("N", "9D"), ("W", "7D"), ("S", "TD")]
+
+
+def test_a_card_read_in_another_seats_place_as_a_card_played_there_moves_nothing() -> None:
+    # Seed 2116 deal 5: E's 8C, read only weakly for a while, was taken to have moved when W's
+    # TC, under the hand putting it down, was read 8C once; the TC then read plainly for 2.6 s
+    # was that "moved" card, and W's play was left unread. A card put down in another seat's
+    # place is that seat's card, not a card played elsewhere nudged there.
+    tr = dealt_by_referee("E")  # N leads, then W, S, E
+    events, t = one_by_one(tr, [("N", "7H"), ("W", "8H"), ("S", "9H")])
+    assert plays(events) == [("N", "7H"), ("W", "8H"), ("S", "9H")]
+    lying = lying_at({"N": "7H", "W": "8H"})  # (S's 9H unseen from now on)
+    ev, t = run(tr, lying, t0=t, seconds=0.5)
+    events += ev
+    ev, t = run(tr, lambda t: [*lying(t), det("9H", "E", 0.63)], t0=t, seconds=0.1)
+    events += ev
+    ev, t = run(tr, lambda t: [*lying(t), det("KH", "E")], t0=t, seconds=1.0)
+    events += ev
+    assert plays(events) == [("N", "7H"), ("W", "8H"), ("S", "9H"), ("E", "KH")]
+    assert "correction" not in kinds(events)
