@@ -6,8 +6,8 @@ a gathered one lay once that one has been gone a while, or where a card of a swe
 deck holds one of each: a card read like one played before is for the tracker to settle,
 `vision.seen_twice`); a confident new name
 a little aside from a played card (and mostly off its box) is another card put down; a played
-card seen far from its place after it vanished there has been nudged (or the tracker
-restarted), not duplicated.
+card seen far from its place (in its seat's place still) after it vanished there has been
+nudged (or the tracker restarted), not duplicated.
 """
 
 from __future__ import annotations
@@ -102,7 +102,10 @@ def moved_play(tracks: Sequence[CardTrack], d: Detection, zone: str, t: float,
     frame read less than surely (`sure_conf`): the next lead, under the hand that puts it down,
     read as a card swept with the trick before, is not that card moved there. (A card
     named only from weak readings, or recorded with its name in doubt, read plainly before
-    another seat was misnamed: it has not moved; `CardTrack.misnamed_if_at`.)"""
+    another seat was misnamed: it has not moved; `CardTrack.misnamed_if_at`. Nor is any card
+    lying before one seat moved before another's: a card is put down in its player's place;
+    seed 2116 deal 5, W's TC read 8C once under the hand, E's 8C having been seen only weakly
+    a while.)"""
     if d.confidence < sure_conf:
         return None
     for tr in tracks:
