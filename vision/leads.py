@@ -36,7 +36,10 @@ def trick_won_by(view: DealView, tracks: Sequence[CardTrack], seat: str,
     either may still correct it: set 2045, readings of 0.36 and 0.32 each made the same seat
     the winner; taking neither shifted four plays out of turn). Never a card read surely lying
     there for the next trick (`lying`: seed 2056, E's KS lay leading it; giving E's play of the
-    last trick back its misreading KS, so that E won, only made that KS seen twice again)."""
+    last trick back its misreading KS, so that E won, only made that KS seen twice again). A
+    reading of a card read in doubt goes before any of a card read surely (`sure_conf`,
+    `CardTrack.read_surely`), whatever their shares: seed 2116 deal 5, E's 7C read surely (7S
+    0.29 of its votes) was renamed, not W's QC read QS in doubt (QC 0.23)."""
     start = 4 * view.gathered
     found = sorted(((any(o.read_surely(sure_conf) for o in owners), share, renamed, owners)
                     for share, renamed, owners in _other_readings(view, tracks, older=True)

@@ -18,6 +18,8 @@ from typing import Any
 from vision.card_track import ECHO_IOU, CardTrack, dist
 from vision.detections import Detection, iou
 
+_SEATS = ("N", "E", "S", "W")
+
 
 def match_tracks(tracks: Sequence[CardTrack], seen: Sequence[tuple[Detection, str]], t: float,
                  s: Any, trick_full: bool) -> list[CardTrack]:
@@ -117,8 +119,7 @@ def moved_play(tracks: Sequence[CardTrack], d: Detection, zone: str, t: float,
 
 def _seats_apart(tr: CardTrack, zone: str) -> bool:
     """Whether `zone` is another seat's place than the one where `tr` lies."""
-    seats = ("N", "E", "S", "W")
-    return tr.box is not None and tr.zone in seats and zone in seats and zone != tr.zone
+    return tr.box is not None and tr.zone in _SEATS and zone in _SEATS and zone != tr.zone
 
 
 def found_again(tr: CardTrack, lost: list[CardTrack], match: float) -> None:
