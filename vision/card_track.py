@@ -126,11 +126,14 @@ class CardTrack:
         (`weak_sightings`)."""
         return any(c < PLAIN for _t, _card, c in self.recent)
 
+    def in_other_seat(self, zone: str) -> bool:
+        """Whether `zone` is another seat's place than the one where it lies."""
+        return self.zone != zone and self.zone in _SEATS and zone in _SEATS
+
     def misnamed_if_at(self, zone: str) -> bool:
         """Whether its name read plainly before another seat's place means this card was
         misnamed rather than moved there: recorded with its name in doubt (`name_doubted`)."""
-        return self.name_doubted and self.zone != zone \
-            and self.zone in _SEATS and zone in _SEATS
+        return self.name_doubted and self.in_other_seat(zone)
 
     def misread_as(self, card: str, share_now: float, played: set[str]) -> str | None:
         """This track was recorded as `card`, and `card` is now seen landing elsewhere with

@@ -18,8 +18,6 @@ from typing import Any
 from vision.card_track import ECHO_IOU, CardTrack, dist
 from vision.detections import Detection, iou
 
-_SEATS = ("N", "E", "S", "W")
-
 
 def match_tracks(tracks: Sequence[CardTrack], seen: Sequence[tuple[Detection, str]], t: float,
                  s: Any, trick_full: bool) -> list[CardTrack]:
@@ -103,23 +101,17 @@ def moved_play(tracks: Sequence[CardTrack], d: Detection, zone: str, t: float,
     a card that is merely hidden for an instant, or read only weakly where it lies; nor one
     frame read less than surely (`sure_conf`): the next lead, under the hand that puts it down,
     read as a card swept with the trick before, is not that card moved there. (A card
-    named only from weak readings, or recorded with its name in doubt, read plainly before
-    another seat was misnamed: it has not moved; `CardTrack.misnamed_if_at`. Nor is any card
-    lying before one seat moved before another's: a card is put down in its player's place;
-    seed 2116 deal 5, W's TC read 8C once under the hand, E's 8C having been seen only weakly
-    a while.)"""
+    named only from weak readings was misnamed: it has not moved. Nor is any card lying
+    before one seat moved before another's, `CardTrack.in_other_seat`: a card is put down in
+    its player's place; seed 2116 deal 5, W's TC read 8C once under the hand, E's 8C having
+    been seen only weakly a while.)"""
     if d.confidence < sure_conf:
         return None
     for tr in tracks:
         if tr.state == "played" and tr.card == d.card and t - tr.present >= steady_s \
-                and not tr.hinted and not tr.misnamed_if_at(zone) and not _seats_apart(tr, zone):
+                and not tr.hinted and not tr.in_other_seat(zone):
             return tr
     return None
-
-
-def _seats_apart(tr: CardTrack, zone: str) -> bool:
-    """Whether `zone` is another seat's place than the one where `tr` lies."""
-    return tr.box is not None and tr.zone in _SEATS and zone in _SEATS and zone != tr.zone
 
 
 def found_again(tr: CardTrack, lost: list[CardTrack], match: float) -> None:
