@@ -206,20 +206,24 @@ def test_a_card_read_clearly_since_it_came_to_rest_is_not_held_by_its_landing(cl
     assert data["t"] - rest <= 0.5 and data["uncertain"] is False
 
 
+def _trick_n_won_then_swept(tr, n_at, s_card) -> float:
+    """N leads `n_at(t)` (a QH that wins, or a QD S's KD beats), then W's 8D, S's `s_card`
+    and E's 9D come one by one, and the trick is swept; returns the time."""
+    _, t = run(tr, lambda t: [n_at(t)], seconds=1.5)
+    w_card, e_card = det("8D", "W"), det("9D", "E")
+    for shown in ([w_card], [w_card, s_card], [w_card, s_card, e_card]):
+        _, t = run(tr, lambda t, shown=shown: [n_at(t), *shown], t0=t, seconds=0.8)
+    _, t = run(tr, lambda t: [], t0=t, seconds=1.0)  # swept
+    return t
+
+
 @pytest.mark.parametrize("other", [0.15, 0.3, 0.45])
 def test_of_two_readings_that_explain_a_lead_the_likelier_is_taken(other) -> None:
     tr = started("E", {"taker": "N", "bid": 80, "trump": "S"})  # N leads, then W, S, E
     # N's QD reads QH three frames in five (N won; as QD, S's KD won). S's KD also reads KS
     # (a trump: S won) with `other` of its votes.
     mixed = lambda t: det("QH" if round(t * 10) % 5 < 3 else "QD", "N")  # noqa: E731
-    s_card = det("KD", "S", 1.0 - other, [("KS", other)])
-    events, t = run(tr, lambda t: [mixed(t)], seconds=1.5)
-    w_card, e_card = det("8D", "W"), det("9D", "E")
-    for shown in ([w_card], [w_card, s_card], [w_card, s_card, e_card]):
-        ev, t = run(tr, lambda t, shown=shown: [mixed(t), *shown], t0=t, seconds=0.8)
-        events += ev
-    ev, t = run(tr, lambda t: [], t0=t, seconds=1.0)  # swept
-    events += ev
+    t = _trick_n_won_then_swept(tr, mixed, det("KD", "S", 1.0 - other, [("KS", other)]))
     assert tr.view.leaders() == {"N"}
     # S's card comes first (N and W would have played before it, unseen both): S led. Either
     # reading says so; the likelier is taken (QD has 0.4 of N's votes), for the seats' order
@@ -407,12 +411,7 @@ def test_of_two_readings_that_explain_a_lead_one_of_a_card_read_in_doubt_is_take
     tr = started("E", {"taker": "N", "bid": 80, "trump": "S"})  # N leads, then W, S, E
     n_card = det("QH", "N", 0.55, [("QD", 0.15)])  # as QD, S's KD wins
     s_card = det("KD", "S", 0.72, [("KS", 0.28)])  # as KS, a trump, S wins
-    events, t = run(tr, lambda t: [n_card], seconds=1.5)
-    w_card, e_card = det("8D", "W"), det("9D", "E")
-    for shown in ([w_card], [w_card, s_card], [w_card, s_card, e_card]):
-        ev, t = run(tr, lambda t, shown=shown: [n_card, *shown], t0=t, seconds=0.8)
-        events += ev
-    ev, t = run(tr, lambda t: [], t0=t, seconds=1.0)  # swept
+    t = _trick_n_won_then_swept(tr, lambda t: n_card, s_card)
     assert tr.view.leaders() == {"N"}
     ev, t = run(tr, lying_at({"S": "7C"}), t0=t, seconds=1.0)
     assert fixed(ev[0]) == {"play": 0, "card": "QD", "before": "QH"}
