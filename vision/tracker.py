@@ -201,10 +201,9 @@ class TableTracker(Recording, Gathering, ReadingFixes, UnreadNaming, TurnOrder):
         self.tracks = kept
         self._lost = [tr for tr in self._lost if t - tr.last_seen <= LOST_KEEP]
         if not full:  # nobody lifts a card of an incomplete trick: a box on one, even unnamed,
-            boxes = [d.box for d in detections]  # says it lies there still
-            for tr in self.tracks:
+            for tr in self.tracks:  # says it lies there still
                 if tr.state == "played":
-                    tr.lies_under(t, boxes, s.forget_s)
+                    tr.lies_under(t, detections, s.forget_s)
         weak = [d for d, z in zoned if d.card == UNNAMED and z in _SEATS]
         if weak:
             for tr in self.tracks:

@@ -324,6 +324,31 @@ def test_a_card_of_an_incomplete_trick_seen_only_as_an_unnamed_box_is_not_swept(
     assert tr.view.plays == [("S", "QH"), ("E", None), ("N", "TH")]
 
 
+@pytest.mark.parametrize("ahead", ["QS", "KS"])
+def test_a_lead_hidden_a_while_then_boxed_reading_it_best_still_lies_there(ahead: str) -> None:
+    # Seed 2124 deal 15 (filmed at 1280x960, names read on the small picture): S's lead QS lay
+    # 0.7 s under a hand, then was boxed unnamed for 2.5 s, QS 0.3-0.45 ahead. Taken for swept,
+    # its trick got three unread plays and E's 8C led the next one.
+    from vision.detections import UNNAMED
+
+    tr = started("W")  # S leads, then E
+    other = "KS" if ahead == "QS" else "QS"
+    weak = det(UNNAMED, "S", 0.0, ((ahead, 0.35), (other, 0.16)))
+    events, t = run(tr, lambda t: [det("QS", "S")], seconds=1.0)
+    ev, t = run(tr, lambda t: [], t0=t, seconds=0.7)  # a hand over it
+    events += ev
+    ev, t = run(tr, lambda t: [weak], t0=t, seconds=1.5)
+    events += ev
+    ev, t = run(tr, lambda t: [weak, det("8C", "E")], t0=t, seconds=2.0)
+    events += ev
+    if ahead == "QS":
+        assert "trick_gathered" not in kinds(events)
+        assert plays(events) == [("S", "QS"), ("E", "8C")]
+    else:  # a box reading another card best is no sign of it: it was swept (as before)
+        assert "trick_gathered" in kinds(events)
+        assert plays(events)[:4] == [("S", "QS"), ("E", None), ("N", None), ("W", None)]
+
+
 def test_a_card_read_once_is_not_taken_as_moved_while_a_box_still_lies_in_its_place() -> None:
     from vision.detections import UNNAMED
 
