@@ -220,9 +220,14 @@ class TableTracker(Recording, Gathering, ReadingFixes, UnreadNaming, TurnOrder):
         self._maybe_gather(t, out, early=True)
         self._mend_leader(t, out)
         # A card held for its turn was steady when held; under a hand when its turn comes (the
-        # last trick's winner corrected), it is still that seat's card.
+        # last trick's winner corrected), it is still that seat's card. Not one unseen since
+        # well before the whole trick went: it went with it (`_gather`; seed 2124 deal 10, read
+        # on the small picture: a box on E's 9D read 8D, held for E's next lead, gone 3 s when
+        # the trick was swept, was recorded as E's lead of the next trick).
+        went = self._trick_went()
         ready = [tr for tr in self.tracks if tr.state == "candidate" and (
-            self._steady(tr, t) or (tr.held and len(tr.times) >= HELD_SEEN))]
+            self._steady(tr, t) or (tr.held and len(tr.times) >= HELD_SEEN
+                                    and tr.last_seen > went - s.gather_s))]
         for tr in sorted(ready, key=lambda tr: tr.settled_since):
             self._recall_early(tr, out)
             if not self._should_wait(tr, t):
@@ -265,6 +270,14 @@ class TableTracker(Recording, Gathering, ReadingFixes, UnreadNaming, TurnOrder):
                 tr.state, tr.held, tr.card = "ignored", False, tr.readings()[0][0]
                 if host.zone == tr.zone:
                     host.echoes.append(tr)
+
+    def _trick_went(self) -> float:
+        """When the last card of the whole trick on the table was last seen (even under a box
+        unnamed); minus infinity while the trick is incomplete."""
+        if len(self.view.trick_plays) < 4:
+            return float("-inf")
+        return max((max(tr.last_seen, tr.present) for tr in self.tracks if tr.state == "played"),
+                   default=float("-inf"))
 
     def _steady(self, tr: CardTrack, t: float) -> bool:
         s = self.settings

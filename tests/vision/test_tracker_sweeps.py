@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 from tracker_script import (
+    SPOT,
     dealt_by_referee,
     det,
     fixed,
@@ -20,7 +21,7 @@ from tracker_script import (
     with_fixes,
 )
 
-from vision.detections import UNNAMED
+from vision.detections import UNNAMED, Detection
 from vision.gathering import GAP_WAIT, LAST_WAIT
 
 
@@ -272,3 +273,26 @@ def test_a_box_held_beside_a_seat_that_has_played_goes_with_the_trick() -> None:
     second = [("N", "KC"), ("W", "7C"), ("S", "8C"), ("E", "9C")]
     ev, _ = one_by_one(tr, second, t=t, pace=1.0)
     assert plays(events + ev) == first + second
+
+
+def test_a_card_held_for_its_turn_that_went_long_before_its_trick_is_not_the_next_lead() -> None:
+    # Seed 2124 deal 10 (filmed at 1280x960, names read on the small picture): a box on part
+    # of E's 9D (recorded TD), read 8D plainly for 1.5 s, was held for E's next lead (E won
+    # the trick). It went 3 s before the trick was swept, and was recorded as E's lead of the
+    # next trick, closed at once with three unread plays.
+    tr = started("W", {"taker": "S", "bid": 80, "trump": "S"})  # S leads, then E, N, W
+    cards = {"S": "AH", "E": "7S", "N": "7H", "W": "8H"}  # E trumps: E leads next
+    events, t = one_by_one(tr, list(cards.items())[:2])
+    x, y = SPOT["E"]  # a box on part of E's card (wholly inside it), not reading 7S
+    echo = Detection("8D", 0.82, (x - 20, y - 34, x + 18, y + 30), (("7D", 0.07),))
+    ev, t = run(tr, lambda t: [*lying_at(cards)(t)[:2], echo], t0=t, seconds=2.5)
+    assert [o.held for o in tr.tracks if o.card is None] == [True]  # held for E's next lead
+    events += ev
+    ev, t = one_by_one(tr, list(cards.items()), t=t)  # N's and W's land; the box is gone
+    events += ev
+    ev, t = run(tr, lying_at(cards), t0=t, seconds=3.0)
+    events += ev
+    ev, t = run(tr, lambda t: [], t0=t, seconds=2.0)  # swept
+    events += ev
+    assert plays(events) == list(cards.items())
+    assert kinds(events).count("trick_gathered") == 1
