@@ -153,8 +153,8 @@ class TwoStage:
     ) -> None:
         self.detector = detector
         # `reads_main`: the loop passes the camera's full-resolution picture too (`main`), where
-        # the cards are read (boxes are found on the small one). Off: on 20 deals filmed at
-        # 1280x960, names read there gave 589/640 plays right against 611 read small.
+        # the cards are read (boxes are found on the small one). The device's default
+        # (`detector.read_main`, session 34: models/card_classifier.md).
         self.reads_main = reads_main
         # Video from a fixed camera: patches that differ from the learnt felt are read too.
         self.background = background
