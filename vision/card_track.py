@@ -179,12 +179,9 @@ class CardTrack:
         if self.box is None:
             return
         lost = t - self.present > forget_s  # (`see` sets `present` too)
-        for d in boxes:
-            reads_it = d.card == UNNAMED and bool(d.alternatives) \
-                and d.alternatives[0][0] == self.card
-            if iou(self.box, d.box) >= ECHO_IOU and (not lost or reads_it):
-                self.present = t
-                return
+        if any(iou(self.box, d.box) >= ECHO_IOU and (not lost or _reads_best(d, self.card))
+               for d in boxes):
+            self.present = t
 
     def read_weakly(self, t: float, weak: Sequence[Detection], played: set[str]) -> None:
         """Note `t` in `weak_times` if, unseen by name this frame, one of the `weak` boxes
@@ -193,8 +190,8 @@ class CardTrack:
         if self.box is None or self.last_seen == t or not self.votes:
             return
         top = self.readings()[0][0]
-        if top not in played and any(d.alternatives and d.alternatives[0][0] == top
-                                     and iou(self.box, d.box) >= ECHO_IOU for d in weak):
+        if top not in played and any(_reads_best(d, top) and iou(self.box, d.box) >= ECHO_IOU
+                                     for d in weak):
             self.weak_times.append(t)
 
     def see(self, t: float, det: Detection, zone: str, settle: float) -> None:
@@ -214,6 +211,11 @@ class CardTrack:
         self.recent.append((t, det.card, det.confidence))
         for card, c in det.alternatives:
             self.votes[card] = self.votes.get(card, 0.0) + c
+
+
+def _reads_best(d: Detection, card: str | None) -> bool:
+    """Whether `d` is a box left unnamed whose best reading is `card`."""
+    return d.card == UNNAMED and bool(d.alternatives) and d.alternatives[0][0] == card
 
 
 def weak_sightings(detections: Sequence[Detection], played: set[str],
