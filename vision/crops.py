@@ -151,6 +151,11 @@ def _dataset_items(root: Path, split: str) -> Iterator[tuple[np.ndarray, list[di
             yield image, meta["cards"]
 
 
+def _listed(root: Path, split: str) -> int:
+    """How many images a rendered dataset's meta file lists for `split`."""
+    return len((root / "meta" / f"{split}.jsonl").read_text().splitlines())
+
+
 def _rendered_items(
     split: str, count: int, size: int, seed: int, closeup: float, far: float = 0.0
 ) -> Iterator[tuple[np.ndarray, list[dict[str, object]]]]:
@@ -198,22 +203,26 @@ def build(
     size: int = CROP,
     min_visible: float = 0.0,
     boxes: str = "card",
+    total: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray, int]:
-    """Every crop of every item, stacked: (x, y, images read)."""
+    """Every crop of every item, stacked: (x, y, images read). A progress bar on stderr counts
+    the images (`total`: how many to expect, for its time left)."""
+    from tqdm import tqdm
+
     rng = random.Random(seed)
     xs: list[np.ndarray] = []
     ys: list[int] = []
     n = 0
-    for image, cards in items:
-        n += 1
-        for crop, label in crops_of(
-            image, cards, rng, per_card=per_card, size=size, min_visible=min_visible,
-            boxes=boxes,
-        ):
-            xs.append(crop)
-            ys.append(label)
-        if n % 500 == 0:
-            print(f"  {n} images, {len(xs)} crops", file=sys.stderr, flush=True)
+    with tqdm(items, total=total, desc=f"crops {seed}", unit="image", file=sys.stderr) as bar:
+        for image, cards in bar:
+            n += 1
+            for crop, label in crops_of(
+                image, cards, rng, per_card=per_card, size=size, min_visible=min_visible,
+                boxes=boxes,
+            ):
+                xs.append(crop)
+                ys.append(label)
+            bar.set_postfix(crops=len(xs), refresh=False)
     x = np.stack(xs) if xs else np.zeros((0, size, size, 3), np.uint8)
     return x, np.asarray(ys, np.int16), n
 
@@ -266,9 +275,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             for part in parts:
                 yield from part
 
+        listed = sum(_listed(root, split) for root in args.dataset)
         x, y, n = build(
             chain(), f"{args.seed}:{split}", args.per_card, args.crop, args.min_visible,
-            args.boxes,
+            args.boxes, total=(listed + fresh) or None,
         )
         seconds = time.perf_counter() - start
         np.savez(args.out / f"{split}.npz", x=x, y=y)
