@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -18,6 +19,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 from torch import nn
+from tqdm import tqdm
 
 from vision.crops import CROP, LABELS, NONE, PAD
 
@@ -217,7 +219,9 @@ def train(
         t0 = time.perf_counter()
         order = torch.randperm(len(x_train), generator=gen).numpy()[:per_epoch]
         total, right, seen = 0.0, 0, 0
-        for i in range(0, len(order), batch):
+        steps_now = range(0, len(order), batch)
+        for i in tqdm(steps_now, desc=f"epoch {epoch + 1}/{epochs}", unit="batch",
+                      file=sys.stderr, leave=False):
             idx = np.sort(order[i : i + batch])
             xb = augment(prepare(x_train[idx]), gen).contiguous(memory_format=torch.channels_last)
             yb = torch.from_numpy(y_train[idx])

@@ -216,7 +216,9 @@ def test_training_refuses_crop_folders_of_different_sizes(tmp_path: Path) -> Non
     assert x.shape == (4, 64, 64, 3) and y.tolist() == [0, 1, 0, 1]
 
 
-def test_a_128_px_run_starts_from_the_layers_a_64_px_model_shares(tmp_path: Path) -> None:
+def test_a_128_px_run_starts_from_the_layers_a_64_px_model_shares(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str],
+) -> None:
     torch = pytest.importorskip("torch")
     from vision.classifier_train import CardNet, train
 
@@ -232,6 +234,7 @@ def test_a_128_px_run_starts_from_the_layers_a_64_px_model_shares(tmp_path: Path
     first = "features.0.0.weight"  # the stem: same shape in both, copied, unchanged at lr 0
     assert torch.equal(state["model"][first], small.state_dict()[first])
     assert state["model"]["head.1.weight"].shape == (len(LABELS), 256)
+    assert "epoch 1/1" in capsys.readouterr().err  # the epoch's progress bar (2 batches)
 
 
 def test_an_exported_classifier_is_rebuilt_into_a_trainable_net_computing_the_same(
