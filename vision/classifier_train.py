@@ -219,8 +219,8 @@ def train(
         t0 = time.perf_counter()
         order = torch.randperm(len(x_train), generator=gen).numpy()[:per_epoch]
         total, right, seen = 0.0, 0, 0
-        steps_now = range(0, len(order), batch)
-        for i in tqdm(steps_now, desc=f"epoch {epoch + 1}/{epochs}", unit="batch",
+        batch_starts = range(0, len(order), batch)
+        for i in tqdm(batch_starts, desc=f"epoch {epoch + 1}/{epochs}", unit="batch",
                       file=sys.stderr, leave=False):
             idx = np.sort(order[i : i + batch])
             xb = augment(prepare(x_train[idx]), gen).contiguous(memory_format=torch.channels_last)
