@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -78,15 +79,37 @@ class Detector:
 
     def _read(self, bgr: np.ndarray, conf: float, unique: bool) -> list[Detection]:
         start = time.perf_counter()
+        turned = _crosswise(bgr.shape[:2], self.backend.input_size)
+        if turned:  # a portrait photo into a landscape input: fill it, not a third of it
+            bgr = np.ascontiguousarray(np.rot90(bgr, -1))  # a quarter turn clockwise
         tensor, box = letterbox(bgr, self.backend.input_size)
         raw = self.backend.run(tensor)
         found = decode(raw, box, conf, DEFAULT_IOU, self.names, unique=unique)
+        if turned:
+            found = [replace(d, box=_turn_back(d.box, bgr.shape[1])) for d in found]
         self.last_ms = (time.perf_counter() - start) * 1000  # inference time, for health pages
         return found
 
     def __repr__(self) -> str:
         h, w = self.input_size
         return f"Detector({self.model.name!r}, backend={self.backend_name!r}, input={w}x{h})"
+
+
+def _crosswise(image_hw: tuple[int, ...], input_hw: tuple[int, int]) -> bool:
+    """Does the image lie across a non-square input (portrait into landscape or the reverse)?"""
+    (h, w), (in_h, in_w) = image_hw[:2], input_hw
+    return in_h != in_w and h != w and (h > w) != (in_h > in_w)
+
+
+def _turn_back(
+    box: tuple[float, float, float, float], turned_w: int
+) -> tuple[float, float, float, float]:
+    """A box found in the image turned a quarter clockwise, in the unturned image's pixels.
+
+    Turning clockwise sends (x, y) of an H-tall image to (H - y, x); the turned image is H wide.
+    """
+    x0, y0, x1, y1 = box
+    return (y0, turned_w - x1, y1, turned_w - x0)
 
 
 def default_model(boxes: bool) -> Path:

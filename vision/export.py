@@ -36,13 +36,13 @@ def shipped_name(weights: Path) -> str:
 
 def export(
     weights: Path,
-    imgsz: int,
+    imgsz: int | tuple[int, int],
     formats: tuple[str, ...] = ("onnx",),
     install: bool = False,
     name: str | None = None,
 ) -> list[Path]:
-    """Export `weights` (.pt) to each format; with `install`, copy them to models/<name>.*
-    (`name` by default from the model: see `shipped_name`)."""
+    """Export `weights` (.pt) to each format at `imgsz` (N, or (h, w)); with `install`, copy them
+    to models/<name>.* (`name` by default from the model: see `shipped_name`)."""
     from vision.backends import ultralytics_backend
 
     if not weights.exists():

@@ -11,7 +11,12 @@ HELP = "Export trained weights to ONNX (and NCNN); --install makes them the ship
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("weights", type=Path, help="trained checkpoint (runs/.../weights/best.pt)")
-    parser.add_argument("--imgsz", type=int, default=320, help="input size in pixels (default 320)")
+    parser.add_argument(
+        "--imgsz",
+        type=input_size,
+        default=320,
+        help="input size: N for NxN (default 320), or WxH, e.g. 352x288 for landscape frames",
+    )
     parser.add_argument(
         "--formats", default="onnx", help="comma-separated: onnx, ncnn (default onnx)"
     )
@@ -25,6 +30,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=None,
         help="installed name (default: card_boxes for a one-class box model, else card_detector)",
     )
+
+
+def input_size(text: str) -> int | tuple[int, int]:
+    """'352x288' (width x height, as video sizes are written) -> (288, 352); '320' -> 320."""
+    try:
+        parts = [int(p) for p in text.lower().split("x")]
+    except ValueError:
+        parts = []
+    if len(parts) not in (1, 2) or any(p < 32 or p % 32 for p in parts):
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: give N or WxH in pixels, each a multiple of 32 (e.g. 352x288)"
+        )
+    return parts[0] if len(parts) == 1 else (parts[1], parts[0])
 
 
 def run(args: argparse.Namespace) -> int:

@@ -19,8 +19,13 @@ def raw_output(boxes: list[tuple[float, float, float, float, dict[str, float]]],
     return raw
 
 
-def write_fake_model(path: Path, raw: np.ndarray, size: int = 64, names=CLASS_NAMES) -> Path:
-    """Write an ONNX model with input 'images' (1, 3, size, size) whose output is always `raw`."""
+def write_fake_model(
+    path: Path, raw: np.ndarray, size: int | tuple[int, int] = 64, names=CLASS_NAMES
+) -> Path:
+    """Write an ONNX model with input 'images' (1, 3, h, w) whose output is always `raw`.
+
+    `size` is the side of a square input, or (h, w)."""
+    h, w = (size, size) if isinstance(size, int) else size
     import onnx
     from onnx import TensorProto, helper, numpy_helper
 
@@ -32,7 +37,7 @@ def write_fake_model(path: Path, raw: np.ndarray, size: int = 64, names=CLASS_NA
     graph = helper.make_graph(
         nodes,
         "fake_yolo",
-        [helper.make_tensor_value_info("images", TensorProto.FLOAT, [1, 3, size, size])],
+        [helper.make_tensor_value_info("images", TensorProto.FLOAT, [1, 3, h, w])],
         [helper.make_tensor_value_info("output0", TensorProto.FLOAT, list(raw.shape))],
         initializer=[
             numpy_helper.from_array(raw.astype(np.float32), "raw"),

@@ -54,6 +54,28 @@ def test_boxes_are_class_agnostic_for_a_second_stage(fake_model: Path):
     assert [d.card for d in detector.boxes(image, conf=0.5)] == ["JH", "JH"]
 
 
+def test_a_portrait_image_is_turned_to_fill_a_landscape_input(tmp_path: Path):
+    # Input 48 tall, 64 wide. A 128x96 portrait photo turned a quarter clockwise is 96x128 and
+    # fills it at scale 0.5; the box found at input (12..20, 6..10) is (24..40, 12..20) in the
+    # turned photo, where the turned photo's (x', y') is the photo's (y', 128 - x').
+    raw = raw_output([(16, 8, 8, 4, {"JH": 0.9})])
+    detector = load_detector(write_fake_model(tmp_path / "wide.onnx", raw, size=(48, 64)))
+    assert detector.input_size == (48, 64)
+    (portrait,) = detector.detect(np.zeros((128, 96, 3), dtype=np.uint8))
+    assert portrait.box == pytest.approx((12, 88, 20, 104))
+    # A landscape photo fits as it is: scale 2, no padding, the box where the model put it.
+    (landscape,) = detector.detect(np.zeros((96, 128, 3), dtype=np.uint8))
+    assert landscape.box == pytest.approx((24, 12, 40, 20))
+
+
+def test_a_square_input_never_turns_the_image(fake_model: Path):
+    detector = load_detector(fake_model)  # 64x64; the JH box is at input (12..20, 10..22)
+    # A 128x64 portrait photo is scaled by 0.5 and padded 16 px left and right, not turned:
+    # the box's x (12 - 16, 20 - 16) / 0.5 is clipped to the photo, its y is (20, 44).
+    jh = detector.detect(np.zeros((128, 64, 3), dtype=np.uint8))[0]
+    assert jh.box == pytest.approx((0, 20, 8, 44))
+
+
 def test_missing_model_is_a_clear_error(tmp_path: Path):
     with pytest.raises(ModelError, match=r"nothing\.onnx: model not found"):
         load_detector(tmp_path / "nothing.onnx")
