@@ -11,6 +11,7 @@ import cv2
 import pytest
 
 from device.commands.export import input_size
+from vision.detections import iou
 from vision.detector import MODELS_DIR, load_detector
 
 PHOTOS = Path(__file__).resolve().parents[3] / "shared" / "realdev" / "edje_train"
@@ -24,14 +25,7 @@ def test_input_sizes_are_written_width_by_height():
             input_size(bad)
 
 
-def _iou(a, b) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
-
-
-def _boxes_found(model: Path, photos: int = 12) -> tuple[int, int]:
+def _boxes_found(model: Path, photos: int) -> tuple[int, int]:
     """Labelled cards of the first portrait photos that a box (IoU >= 0.5) covers, of all."""
     labels = json.loads((PHOTOS / "labels.json").read_text())["images"]
     detector = load_detector(model, backend="onnxruntime")
@@ -42,7 +36,7 @@ def _boxes_found(model: Path, photos: int = 12) -> tuple[int, int]:
         boxes = [d.box for d in detector.boxes(image, conf=0.1)]
         for card in labels[name]:
             total += 1
-            found += any(_iou(card["box"], b) >= 0.5 for b in boxes)
+            found += any(iou(card["box"], b) >= 0.5 for b in boxes)
     return found, total
 
 
