@@ -142,7 +142,7 @@ def crops_of(
             yield square_crop(image, free, size), NONE
 
 
-def _dataset_items(root: Path, split: str) -> Iterator[tuple[np.ndarray, list[dict[str, object]]]]:
+def dataset_items(root: Path, split: str) -> Iterator[tuple[np.ndarray, list[dict[str, object]]]]:
     """(image, placements) of every image listed in a rendered dataset's meta file."""
     for line in (root / "meta" / f"{split}.jsonl").read_text().splitlines():
         meta = json.loads(line)
@@ -151,7 +151,7 @@ def _dataset_items(root: Path, split: str) -> Iterator[tuple[np.ndarray, list[di
             yield image, meta["cards"]
 
 
-def _listed(root: Path, split: str) -> int:
+def listed_images(root: Path, split: str) -> int:
     """How many images a rendered dataset's meta file lists for `split`."""
     return len((root / "meta" / f"{split}.jsonl").read_text().splitlines())
 
@@ -263,7 +263,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for split, fresh in (("train", args.render), ("val", args.render_val or args.render // 10)):
         start = time.perf_counter()
         parts: list[Iterator[tuple[np.ndarray, list[dict[str, object]]]]] = [
-            _dataset_items(root, split) for root in args.dataset
+            dataset_items(root, split) for root in args.dataset
         ]
         if fresh:
             parts.append(_rendered_items(split, fresh, args.size, args.seed, args.closeup,
@@ -275,7 +275,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             for part in parts:
                 yield from part
 
-        listed = sum(_listed(root, split) for root in args.dataset)
+        listed = sum(listed_images(root, split) for root in args.dataset)
         x, y, n = build(
             chain(), f"{args.seed}:{split}", args.per_card, args.crop, args.min_visible,
             args.boxes, total=(listed + fresh) or None,
