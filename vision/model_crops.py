@@ -1,13 +1,13 @@
 """Classifier crops cut on a box model's own boxes, not on the labels' jittered ones.
 
 The classifier names the boxes the box model draws: a box on two cards side by side, on the part
-of a card a hand leaves, on a card and its shadow. Crops of the labels' boxes, however jittered,
-never look like those. Here the box model runs on each rendered scene of a dataset and every box
-it draws is labelled by the card it covers: the card whose box it overlaps at IoU >= `MATCH_IOU`,
-`CLEAR_BY` ahead of any other card's (a labelled belote card, or "none" for a back, a 2-6 or a
-joker clearly seen); "none" when it overlaps no card (`FREE_IOU`: felt, clutter); skipped when
-it is unclear what it holds. Each scene also gives the usual jittered crops of its labels
-(`vision.crops.crops_of`), so the model keeps what it learnt from them.
+of a card a hand leaves. Crops of the labels' boxes, however jittered, never look like those.
+Here the box model runs on each rendered scene of a dataset and every box it draws is labelled by
+the card it covers: the card whose box it overlaps at IoU >= `MATCH_IOU`, `CLEAR_BY` ahead of any
+other card's (a labelled belote card, or "none" for a back, a 2-6 or a joker clearly seen);
+"none" when it overlaps no card (`FREE_IOU`: felt, clutter); skipped when it is unclear what it
+holds. Each scene also gives the usual jittered crops of its labels (`vision.crops.crops_of`), so
+the model keeps what it learnt from them.
 
     python -m vision.model_crops --dataset data/b36 --out data/crops_boxes --crop 128
 
