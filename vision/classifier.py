@@ -180,6 +180,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--batch", type=int, default=256)
     p.add_argument("--lr", type=float, default=3e-3)
     p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--device", default="cpu", help="where to train: cpu (default), cuda, cuda:1")
+    p.add_argument(
+        "--hours",
+        type=float,
+        default=None,
+        help="time budget: as many of --epochs as fit, timed on the first (fresh runs)",
+    )
     p.add_argument(
         "--init",
         type=Path,
@@ -216,6 +223,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.threads,
             epoch_size=args.epoch_size,
             init=args.init,
+            device=args.device,
+            hours=args.hours,
         )
     elif args.mode == "export":
         from vision.classifier_train import export

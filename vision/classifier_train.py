@@ -1,9 +1,10 @@
 """Train and export the card classifier (second stage): a small CNN on `vision.crops` crops.
 
-Plain PyTorch on the CPU: strong augmentation on the fly (rotations by quarter turns, small
-shifts and zooms, lighting, white balance, blur, low resolution, noise, occluding patches),
-AdamW with a cosine schedule, one checkpoint per epoch (`last.pt`, resumed when present) and a
-log line per epoch in `<out>/train.log`. Used through `python -m vision.classifier train|export`.
+Plain PyTorch, on the CPU or a GPU (`device`): strong augmentation on the fly (rotations by
+quarter turns, small shifts and zooms, lighting, white balance, blur, low resolution, noise,
+occluding patches), AdamW with a cosine schedule, one checkpoint per epoch (`last.pt`, resumed
+when present), the weights of the epoch with the best held-out accuracy (`best.pt`) and a log
+line per epoch in `<out>/train.log`. Used through `python -m vision.classifier train|export`.
 """
 
 from __future__ import annotations
@@ -67,9 +68,9 @@ class Exported(nn.Module):
         return torch.softmax(self.net(x / 255.0 - MEAN), dim=1)
 
 
-def prepare(batch: np.ndarray) -> torch.Tensor:
-    """uint8 (N, H, W, 3) BGR crops → float (N, 3, H, W), grey at 0."""
-    x = torch.from_numpy(batch).permute(0, 3, 1, 2).float()
+def prepare(batch: np.ndarray, device: str | torch.device = "cpu") -> torch.Tensor:
+    """uint8 (N, H, W, 3) BGR crops → float (N, 3, H, W) on `device`, grey at 0."""
+    x = torch.from_numpy(batch).to(device).permute(0, 3, 1, 2).float()
     return x / 255.0 - MEAN
 
 
@@ -77,15 +78,15 @@ def augment(x: torch.Tensor, gen: torch.Generator, strength: float = 1.0) -> tor
     """Random camera-like changes to a prepared batch, each sample its own draw.
 
     The crops already carry the renderer's blur, noise and occlusion: `strength` scales how often
-    more of those are added on top.
+    more of those are added on top. `gen` lives on the batch's device.
     """
-    n, side = x.shape[0], x.shape[-1]
+    n, side, dev = x.shape[0], x.shape[-1], x.device
 
     def u(lo: float, hi: float, *shape: int) -> torch.Tensor:
-        return torch.rand(*(shape or (n,)), generator=gen) * (hi - lo) + lo
+        return torch.rand(*(shape or (n,)), generator=gen, device=dev) * (hi - lo) + lo
 
     # Quarter turns: a card lies any way round on the table.
-    k = torch.randint(0, 4, (n,), generator=gen)
+    k = torch.randint(0, 4, (n,), generator=gen, device=dev)
     for turn in (1, 2, 3):
         sel = k == turn
         if sel.any():
@@ -116,17 +117,20 @@ def augment(x: torch.Tensor, gen: torch.Generator, strength: float = 1.0) -> tor
     img = grey + (img - grey) * u(0.5, 1.4).view(n, 1, 1, 1)
     mean = img.mean(dim=(1, 2, 3), keepdim=True)
     img = mean + (img - mean) * u(0.6, 1.3).view(n, 1, 1, 1)
-    ramp = torch.linspace(-1, 1, side).view(1, 1, 1, side)
+    ramp = torch.linspace(-1, 1, side, device=dev).view(1, 1, 1, side)
     gx, gy = u(-0.25, 0.25).view(n, 1, 1, 1), u(-0.25, 0.25).view(n, 1, 1, 1)
     img = img * (1 + gx * ramp + gy * ramp.transpose(2, 3))
     img = img.clamp(0, 1) ** u(0.7, 1.4).view(n, 1, 1, 1)
-    img = img + torch.randn(img.shape, generator=gen) * u(0, 0.03).view(n, 1, 1, 1)
+    img = img + torch.randn(img.shape, generator=gen, device=dev) * u(0, 0.03).view(n, 1, 1, 1)
     x = img.clamp(0, 1) - MEAN
     # An occluding patch (a finger, a neighbour's edge) on some.
-    for i in torch.nonzero(u(0, 1) < 0.2 * strength).flatten().tolist():
-        ph, pw = (int(v) for v in torch.randint(6, side // 3, (2,), generator=gen))
-        py, px = (int(v) for v in torch.randint(0, side - 8, (2,), generator=gen))
-        x[i, :, py : py + ph, px : px + pw] = float(u(-MEAN, 1 - MEAN, 1)) + torch.zeros(3, 1, 1)
+    picked = torch.nonzero(u(0, 1) < 0.2 * strength).flatten().tolist()
+    # One draw for every patch: a single copy to the host instead of one per patch on a GPU.
+    sizes = torch.randint(6, side // 3, (len(picked), 2), generator=gen, device=dev).tolist()
+    places = torch.randint(0, side - 8, (len(picked), 2), generator=gen, device=dev).tolist()
+    shades = u(-MEAN, 1 - MEAN, len(picked)).tolist()
+    for i, (ph, pw), (py, px), shade in zip(picked, sizes, places, shades, strict=True):
+        x[i, :, py : py + ph, px : px + pw] = shade
     return x
 
 
@@ -140,13 +144,15 @@ def _load(folders: Sequence[Path], name: str) -> tuple[np.ndarray, np.ndarray]:
     return x, np.concatenate([part["y"].astype(np.int64) for part in parts])
 
 
-def evaluate(net: nn.Module, x: np.ndarray, y: np.ndarray, batch: int = 512) -> dict[str, float]:
+def evaluate(
+    net: nn.Module, x: np.ndarray, y: np.ndarray, batch: int = 512, device: str = "cpu"
+) -> dict[str, float]:
     """Top-1 accuracy overall, on cards, and how often "none" is read as a card and vice versa."""
     net.eval()
     preds = []
     with torch.no_grad():
         for i in range(0, len(x), batch):
-            preds.append(net(prepare(x[i : i + batch])).argmax(1).numpy())
+            preds.append(net(prepare(x[i : i + batch], device)).argmax(1).cpu().numpy())
     pred = np.concatenate(preds) if preds else np.zeros(0, np.int64)
     card = y != NONE
     return {
@@ -167,8 +173,15 @@ def train(
     seed: int = 0,
     epoch_size: int = 0,
     init: Path | None = None,
+    device: str = "cpu",
+    hours: float | None = None,
 ) -> Path:
-    """Train (resuming `<out>/last.pt` if present, else starting from `init`'s weights)."""
+    """Train (resuming `<out>/last.pt` if present, else starting from `init`'s weights).
+
+    `device` is where the batches are augmented and the net runs ("cpu", "cuda"); the crops stay
+    in host memory and each batch is copied over. With `hours`, the first epoch is timed and the
+    run shortened to the epochs that fit the budget (at most `epochs`), the schedule with it.
+    """
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
     out.mkdir(parents=True, exist_ok=True)
@@ -178,23 +191,29 @@ def train(
     net = CardNet(crop=int(x_train.shape[1]))
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
     per_epoch = min(epoch_size or len(x_train), len(x_train))  # samples drawn per epoch
-    steps = epochs * math.ceil(per_epoch / batch)
-    warm = min(300, steps // 10)
+    batches = math.ceil(per_epoch / batch)
+    plan = {"epochs": epochs}  # a time budget may shorten it once the first epoch is timed
+    warm = min(300, epochs * batches // 10)
 
     def factor(step: int) -> float:
         if step < warm:
             return (step + 1) / warm
+        steps = plan["epochs"] * batches
         return 0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * (step - warm) / max(steps - warm, 1)))
 
     sched = torch.optim.lr_scheduler.LambdaLR(opt, factor)
-    start = 0
+    start, best_acc = 0, -1.0
     ckpt = out / "last.pt"
     if ckpt.exists():
-        state = torch.load(ckpt, weights_only=False)
+        state = torch.load(ckpt, map_location="cpu", weights_only=False)
         net.load_state_dict(state["model"])
+        net.to(device)  # the optimizer's state follows the parameters' device
         opt.load_state_dict(state["opt"])
         sched.load_state_dict(state["sched"])
         start = state["epoch"] + 1
+        if state.get("budgeted"):  # a run fitted to a time budget keeps its length
+            plan["epochs"] = int(state["epochs"])
+        best_acc = float(state.get("best_acc", -1.0))
     elif init is not None:
         # Layers of the same name and shape are copied (a 64 px model seeds a 128 px one).
         mine = net.state_dict()
@@ -205,26 +224,30 @@ def train(
             pick = np.sort(rng.choice(len(x_train), min(1024, len(x_train)), replace=False))
             given = cardnet_from_onnx(init, x_train[pick]).state_dict()
         else:
-            given = torch.load(init, weights_only=False)["model"]
+            given = torch.load(init, map_location="cpu", weights_only=False)["model"]
         same = {k: v for k, v in given.items() if k in mine and mine[k].shape == v.shape}
         net.load_state_dict({**mine, **same})
         print(f"init from {init}: {len(same)} of {len(mine)} tensors", flush=True)
-    net = net.to(memory_format=torch.channels_last)  # ~15% faster convolutions on the CPU
-    gen = torch.Generator().manual_seed(seed + start)
+    net = net.to(device).to(memory_format=torch.channels_last)  # ~15% faster convs on the CPU
+    gen = torch.Generator().manual_seed(seed + start)  # the order of the crops
+    aug_gen = torch.Generator(device=device).manual_seed(seed + start)  # augmentation draws
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
     log = (out / "train.log").open("a")
     print(f"train {len(x_train)} crops, val {len(x_val)}, epochs {start}..{epochs - 1}", file=log)
-    for epoch in range(start, epochs):
+    began = time.perf_counter()
+    epoch = start
+    while epoch < plan["epochs"]:
         net.train()
         t0 = time.perf_counter()
         order = torch.randperm(len(x_train), generator=gen).numpy()[:per_epoch]
         total, right, seen = 0.0, 0, 0
         batch_starts = range(0, len(order), batch)
-        for i in tqdm(batch_starts, desc=f"epoch {epoch + 1}/{epochs}", unit="batch",
+        for i in tqdm(batch_starts, desc=f"epoch {epoch + 1}/{plan['epochs']}", unit="batch",
                       file=sys.stderr, leave=False):
             idx = np.sort(order[i : i + batch])
-            xb = augment(prepare(x_train[idx]), gen).contiguous(memory_format=torch.channels_last)
-            yb = torch.from_numpy(y_train[idx])
+            xb = augment(prepare(x_train[idx], device), aug_gen)
+            xb = xb.contiguous(memory_format=torch.channels_last)
+            yb = torch.from_numpy(y_train[idx]).to(device)
             logits = net(xb)
             loss = loss_fn(logits, yb)
             opt.zero_grad(set_to_none=True)
@@ -234,9 +257,13 @@ def train(
             total += float(loss.detach()) * len(idx)
             right += int((logits.argmax(1) == yb).sum())
             seen += len(idx)
-        val = evaluate(net, x_val, y_val)
+        val = evaluate(net, x_val, y_val, device=device)
+        if hours and epoch == start:  # fit the run to the budget, by the first epoch's time
+            fits = int(hours * 3600 // (time.perf_counter() - began))
+            plan["epochs"] = max(start + 1, min(epochs, start + fits))
         line = (
-            f"epoch {epoch + 1}/{epochs} loss {total / seen:.4f} train_acc {right / seen:.4f} "
+            f"epoch {epoch + 1}/{plan['epochs']} loss {total / seen:.4f} "
+            f"train_acc {right / seen:.4f} "
             f"val_acc {val['acc']:.4f} val_card_acc {val['card_acc']:.4f} "
             f"val_none_as_card {val['none_as_card']:.4f} "
             f"val_card_as_none {val['card_as_none']:.4f} "
@@ -244,23 +271,32 @@ def train(
         )
         print(line, file=log, flush=True)
         print(line, flush=True)
+        weights = {k: v.cpu() for k, v in net.state_dict().items()}
+        if val["acc"] > best_acc:
+            best_acc = val["acc"]
+            torch.save({"crop": int(x_train.shape[1]), "model": weights, "epoch": epoch},
+                       out / "best.pt")
         torch.save(
             {
                 "crop": int(x_train.shape[1]),
-                "model": net.state_dict(),
+                "model": weights,
                 "opt": opt.state_dict(),
                 "sched": sched.state_dict(),
                 "epoch": epoch,
+                "epochs": plan["epochs"],
+                "budgeted": bool(hours),
+                "best_acc": best_acc,
             },
             ckpt,
         )
+        epoch += 1
     log.close()
     return ckpt
 
 
 def export(ckpt: Path, onnx_path: Path) -> Path:
     """Write the checkpoint's model as ONNX: input 'crops' (N, 3, S, S) BGR 0-255 float."""
-    state = torch.load(ckpt, weights_only=False)
+    state = torch.load(ckpt, map_location="cpu", weights_only=False)
     size = int(state.get("crop", CROP))
     net = CardNet(crop=size)
     net.load_state_dict(state["model"] if "model" in state else state)

@@ -34,6 +34,7 @@ class Recipe:
     workers: int = 2
     cache: str | bool = "ram"
     seed: int = 0
+    device: str = "cpu"  # "0": the first GPU (a lent machine; models/gpu/train.sh)
     train_args: dict[str, Any] = field(default_factory=dict)
 
 
@@ -59,7 +60,7 @@ def load_recipe(path: Path = RECIPE, **overrides: Any) -> Recipe:
 
 
 def ultralytics_options(recipe: Recipe, out: Path) -> dict[str, Any]:
-    """The trainer's arguments: the recipe plus what keeps it offline and on the CPU."""
+    """The trainer's arguments: the recipe plus what keeps it offline (on the CPU by default)."""
     opts: dict[str, Any] = {
         "data": recipe.data,
         "imgsz": recipe.imgsz,
@@ -71,7 +72,7 @@ def ultralytics_options(recipe: Recipe, out: Path) -> dict[str, Any]:
         "project": str(out.parent.resolve()),
         "name": out.name,
         "exist_ok": True,
-        "device": "cpu",
+        "device": str(recipe.device),
         "amp": False,  # the AMP check downloads weights
         "plots": False,  # plots download a font
         "pretrained": False,

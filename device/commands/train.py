@@ -18,6 +18,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--hours", type=float, help="time budget in hours (instead of epochs)")
     parser.add_argument("--batch", type=int, help="batch size")
     parser.add_argument("--workers", type=int, help="dataloader worker processes")
+    parser.add_argument("--device", help="cpu (the recipe's default) or a GPU index such as 0")
     parser.add_argument(
         "--out",
         type=Path,
@@ -41,6 +42,7 @@ def run(args: argparse.Namespace) -> int:
             hours=args.hours,
             batch=args.batch,
             workers=args.workers,
+            device=args.device,
         )
         what = "resuming" if args.resume else f"training {recipe.model} on {recipe.data} ->"
         print(f"{what} {args.out} (log: {args.out / 'train.log'})", file=sys.stderr)

@@ -237,6 +237,44 @@ def test_a_128_px_run_starts_from_the_layers_a_64_px_model_shares(
     assert "epoch 1/1" in capsys.readouterr().err  # the epoch's progress bar (2 batches)
 
 
+def test_training_keeps_the_best_epoch_and_resumes_from_the_last(tmp_path: Path) -> None:
+    torch = pytest.importorskip("torch")
+    from vision.classifier_train import train
+
+    rng = np.random.default_rng(1)
+    for name in ("train.npz", "val.npz"):
+        x = rng.integers(0, 255, (8, 32, 32, 3), dtype=np.uint8)
+        np.savez(tmp_path / name, x=x, y=np.arange(8) % 3)
+    run = tmp_path / "run"
+    train(tmp_path, run, epochs=2, batch=4, lr=1e-3)
+    log = (run / "train.log").read_text().splitlines()
+    accs = [float(line.split("val_acc ")[1].split()[0]) for line in log if "val_acc" in line]
+    best = torch.load(run / "best.pt", weights_only=False)
+    last = torch.load(run / "last.pt", weights_only=False)
+    # best.pt is the first epoch reaching the highest held-out accuracy; last.pt carries it on
+    assert best["epoch"] == accs.index(max(accs)) and last["epoch"] == 1
+    assert last["best_acc"] == pytest.approx(max(accs), abs=1e-4)
+    assert "opt" not in best  # weights only: what `export` needs
+    train(tmp_path, run, epochs=3, batch=4, lr=1e-3)  # resumes at epoch 3
+    assert torch.load(run / "last.pt", weights_only=False)["epoch"] == 2
+    assert sum("val_acc" in line for line in (run / "train.log").read_text().splitlines()) == 3
+
+
+def test_a_time_budget_shortens_the_run_to_the_epochs_that_fit(tmp_path: Path) -> None:
+    torch = pytest.importorskip("torch")
+    from vision.classifier_train import train
+
+    rng = np.random.default_rng(2)
+    for name in ("train.npz", "val.npz"):
+        np.savez(tmp_path / name, x=rng.integers(0, 255, (8, 32, 32, 3), dtype=np.uint8),
+                 y=np.arange(8) % 3)
+    # a budget far under one epoch's time: the run stops after its first epoch, not at 50
+    state = torch.load(train(tmp_path, tmp_path / "run", epochs=50, batch=4, hours=1e-9),
+                       weights_only=False)
+    assert state["epoch"] == 0 and state["epochs"] == 1
+    assert "epoch 1/1 " in (tmp_path / "run" / "train.log").read_text()
+
+
 def test_an_exported_classifier_is_rebuilt_into_a_trainable_net_computing_the_same(
     tmp_path: Path,
 ) -> None:

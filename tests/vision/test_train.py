@@ -28,6 +28,13 @@ def test_options_keep_training_offline_and_on_the_cpu(tmp_path: Path):
     assert opts["name"] == "run" and Path(opts["project"]) == tmp_path.resolve()
 
 
+def test_the_gpu_recipe_trains_on_the_first_gpu_unless_told_otherwise(tmp_path: Path):
+    gpu = RECIPE.with_name("card_boxes_gpu_recipe.yaml")
+    assert ultralytics_options(load_recipe(gpu), tmp_path / "r")["device"] == "0"
+    assert ultralytics_options(load_recipe(gpu, device="cpu"), tmp_path / "r")["device"] == "cpu"
+    assert (RECIPE.parent.parent / load_recipe(gpu).train_args["pretrained"]).exists()
+
+
 def test_unknown_option_and_missing_file_are_named(tmp_path: Path):
     bad = tmp_path / "r.yaml"
     bad.write_text("model: m.yaml\ndata: d.yaml\nepoch: 3\n")
