@@ -33,6 +33,8 @@ def convert(onnx: Path) -> Path:
     """Run pnnx on `onnx` and lay the result out as `<stem>_ncnn_model/`."""
     pnnx = shutil.which("pnnx") or str(Path(sys.executable).with_name("pnnx"))
     meta, (h, w) = onnx_metadata(onnx)
+    if meta.get("quantized"):  # QDQ nodes: pnnx would read them as float layers, if at all
+        raise ValueError(f"an {meta['quantized']} model; ONNX Runtime runs it as it is")
     out = onnx.with_name(f"{onnx.stem}_ncnn_model")
     with tempfile.TemporaryDirectory() as tmp:
         local = Path(tmp) / "model.onnx"

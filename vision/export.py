@@ -40,9 +40,12 @@ def export(
     formats: tuple[str, ...] = ("onnx",),
     install: bool = False,
     name: str | None = None,
+    int8: Path | None = None,
 ) -> list[Path]:
-    """Export `weights` (.pt) to each format at `imgsz` (N, or (h, w)); with `install`, copy them
-    to models/<name>.* (`name` by default from the model: see `shipped_name`)."""
+    """Export `weights` (.pt) to each format at `imgsz` (N, or (h, w)); with `int8`, a folder of
+    rendered scenes, the ONNX file is quantized to 8 bits calibrated on them (`vision.quantize`);
+    with `install`, copy the results to models/<name>.* (`name` by default from the model: see
+    `shipped_name`)."""
     from vision.backends import ultralytics_backend
 
     if not weights.exists():
@@ -50,10 +53,17 @@ def export(
     bad = [f for f in formats if f not in FORMATS]
     if bad:
         raise ModelError(f"unknown export format(s) {', '.join(bad)}; choose from {FORMATS}")
+    if int8 is not None and "onnx" not in formats:
+        raise ModelError("--int8 quantizes the ONNX export: add onnx to the formats")
     made = []
     for fmt in formats:
         options = {"simplify": True} if fmt == "onnx" else {}
-        made.append(ultralytics_backend.export(weights, fmt, imgsz, **options))
+        path = ultralytics_backend.export(weights, fmt, imgsz, **options)
+        if fmt == "onnx" and int8 is not None:
+            from vision.quantize import quantize
+
+            path = quantize(path, path.with_name(f"{path.stem}_int8.onnx"), int8)
+        made.append(path)
     if not install:
         return made
     name = name or shipped_name(weights)

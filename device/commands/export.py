@@ -21,6 +21,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--formats", default="onnx", help="comma-separated: onnx, ncnn (default onnx)"
     )
     parser.add_argument(
+        "--int8",
+        type=Path,
+        default=None,
+        metavar="SCENES",
+        help="quantize the ONNX file to 8-bit integers, calibrated on the images under SCENES "
+        "(rendered scenes, e.g. a `belote render --out` folder)",
+    )
+    parser.add_argument(
         "--install",
         action="store_true",
         help="copy the results to models/NAME.{pt,onnx,_ncnn_model}",
@@ -51,7 +59,9 @@ def run(args: argparse.Namespace) -> int:
 
     formats = tuple(f.strip() for f in args.formats.split(",") if f.strip())
     try:
-        paths = export(args.weights, args.imgsz, formats, install=args.install, name=args.name)
+        paths = export(
+            args.weights, args.imgsz, formats, install=args.install, name=args.name, int8=args.int8
+        )
     except ModelError as exc:
         print(f"belote export: {exc}", file=sys.stderr)
         return 2
