@@ -4,8 +4,9 @@ ONNX Runtime's static quantization (QDQ format, weights per channel, activations
 rendered scenes, never on the real photos). The convolutions, activations and joins of the
 network run in int8; what turns the head's outputs into boxes and scores stays float (the last
 1x1 convolution of each branch, the distribution-to-box step, the score sigmoid), because an
-8-bit score or box corner moves the 0.1 box threshold and the corners themselves. Session 39:
-the shipped weights read the same photos at 320 px and 1.3x faster (`models/card_boxes.md`).
+8-bit score or box corner moves the 0.1 box threshold and the corners themselves. The shipped
+box model is the session-2 weights so quantized at 320 px since session 39: 1.38x faster, the
+same simulated deals read, a card more on the photos (`models/card_boxes.md`).
 
     >>> quantize(Path("card_boxes.onnx"), Path("card_boxes_int8.onnx"), Path("data/calib"))
 """
