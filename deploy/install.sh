@@ -140,7 +140,8 @@ convert_model() {
         echo "install.sh: ncnn/pnnx did not install; keeping ONNX Runtime" >&2
         return 0
     fi
-    # The box model (two-stage reading, the default) and the 32-card detector (--one-stage).
+    # The box model (two-stage reading, the default) and the 32-card detector (--one-stage); an
+    # 8-bit file (the box model since session 39) is left to ONNX Runtime by convert_ncnn.py.
     for onnx in "$APP/models/card_boxes.onnx" "$APP/models/card_detector.onnx"; do
         [[ -f "$onnx" || $DRY_RUN -eq 1 ]] || continue
         if ! run "$VENV/bin/python" "$APP/deploy/convert_ncnn.py" "$onnx"; then
