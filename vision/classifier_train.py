@@ -234,7 +234,6 @@ def train(
     loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
     log = (out / "train.log").open("a")
     print(f"train {len(x_train)} crops, val {len(x_val)}, epochs {start}..{epochs - 1}", file=log)
-    began = time.perf_counter()
     epoch = start
     while epoch < plan["epochs"]:
         net.train()
@@ -259,7 +258,7 @@ def train(
             seen += len(idx)
         val = evaluate(net, x_val, y_val, device=device)
         if hours and epoch == start:  # fit the run to the budget, by the first epoch's time
-            fits = int(hours * 3600 // (time.perf_counter() - began))
+            fits = int(hours * 3600 // (time.perf_counter() - t0))
             plan["epochs"] = max(start + 1, min(epochs, start + fits))
         line = (
             f"epoch {epoch + 1}/{plan['epochs']} loss {total / seen:.4f} "

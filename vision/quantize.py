@@ -65,7 +65,6 @@ def quantize(src: Path, out: Path, calibration: Path, count: int = CALIBRATION_I
 
     import cv2
     import onnx
-    import onnxruntime as ort
     from onnxruntime.quantization import (
         CalibrationDataReader,
         CalibrationMethod,
@@ -83,9 +82,10 @@ def quantize(src: Path, out: Path, calibration: Path, count: int = CALIBRATION_I
     with tempfile.TemporaryDirectory() as tmp:
         prepared = Path(tmp) / "prepared.onnx"
         quant_pre_process(str(src), str(prepared))  # shapes inferred, graph folded
-        session = ort.InferenceSession(str(prepared), providers=["CPUExecutionProvider"])
-        feed = session.get_inputs()[0]
-        size = (int(feed.shape[2]), int(feed.shape[3]))
+        graph = onnx.load(str(prepared)).graph
+        feed = graph.input[0]
+        dims = feed.type.tensor_type.shape.dim
+        size = (int(dims[2].dim_value), int(dims[3].dim_value))
 
         def read(path: Path) -> np.ndarray:
             bgr = cv2.imread(str(path))
@@ -103,7 +103,6 @@ def quantize(src: Path, out: Path, calibration: Path, count: int = CALIBRATION_I
                 tensor = next(self.tensors, None)
                 return None if tensor is None else {feed.name: tensor}
 
-        names = [node.name for node in onnx.load(str(prepared)).graph.node]
         out.parent.mkdir(parents=True, exist_ok=True)
         quantize_static(
             str(prepared),
@@ -114,7 +113,7 @@ def quantize(src: Path, out: Path, calibration: Path, count: int = CALIBRATION_I
             activation_type=QuantType.QUInt8,
             weight_type=QuantType.QInt8,
             op_types_to_quantize=["Conv", "Mul", "Add", "Concat", "MaxPool", "Resize", "Sigmoid"],
-            nodes_to_exclude=float_nodes(names),
+            nodes_to_exclude=float_nodes([node.name for node in graph.node]),
             calibrate_method=CalibrationMethod.MinMax,
         )
     _copy_metadata(src, out)
