@@ -28,9 +28,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from vision.card_track import CardTrack, count_since, weak_sightings
+from vision.card_track import ECHO_IOU, CardTrack, count_since, weak_sightings
 from vision.deal_view import DealView
-from vision.detections import UNNAMED, Detection
+from vision.detections import UNNAMED, Detection, iou
 from vision.felt_marks import FeltMarks
 from vision.gathering import Gathering
 from vision.geometry import OUTSIDE, TRICK, TableGeometry
@@ -39,6 +39,7 @@ from vision.recording import Recording
 from vision.track_match import found_again, match_tracks
 from vision.turn_order import TurnOrder
 from vision.unread_naming import UnreadNaming
+from vision.weak_streaks import WeakStreaks
 
 Event = dict[str, Any]
 _SEATS = ("N", "E", "S", "W")
@@ -107,6 +108,7 @@ class TableTracker(Recording, Gathering, ReadingFixes, UnreadNaming, TurnOrder):
         self._lost: list[CardTrack] = []  # candidates gone from sight lately (`found_again`)
         self._glimpsed: dict[str, float] = {}  # zone: first candidate there since the last sweep
         self._felt_marks = FeltMarks()  # weak boxes of the felt itself, not glimpses
+        self._streaks = WeakStreaks()  # boxes read weakly but alike frame after frame
         self._sizes: deque[float] = deque(maxlen=32)  # long sides of the last cards played
         self._card_size: float | None = None  # their median (`_too_small`)
         # (trick, seat): {card: summed probability} of boxes read too weakly to name there
@@ -178,6 +180,7 @@ class TableTracker(Recording, Gathering, ReadingFixes, UnreadNaming, TurnOrder):
         played = self.view.played  # (a set built on each call: once a frame)
         followed = [tr.box for tr in self.tracks if tr.state == "candidate" and tr.box is not None]
         detections = weak_sightings(detections, played, followed)
+        detections, streaks = self._streaks.promote(t, detections, played, self._may_streak)
         self._now = t
         self._frames.append(t)
         for tr in self.tracks:  # restored plays count as just seen
@@ -188,6 +191,8 @@ class TableTracker(Recording, Gathering, ReadingFixes, UnreadNaming, TurnOrder):
         self._note_hints(zoned)
         full = len(self.view.trick_plays) >= 4
         new = match_tracks(self.tracks, seen, t, s, full)
+        if streaks:
+            new = [self._since_streak(tr, streaks) for tr in new]
         for tr in new:
             found_again(tr, self._lost, self.settings.match)
         self.tracks += new
@@ -237,6 +242,26 @@ class TableTracker(Recording, Gathering, ReadingFixes, UnreadNaming, TurnOrder):
         self._name_early(out)
         self._maybe_gather(t, out)
         return out
+
+    def _may_streak(self, d: Detection) -> bool:
+        """Whether a box read too weakly to name may show a card put down (`WeakStreaks`): in
+        front of a seat, on no mark of the felt, on no card recorded."""
+        return self._zone(d) in _SEATS and not self._felt_marks.covers(d.box) and not any(
+            tr.state == "played" and tr.box is not None and iou(tr.box, d.box) >= ECHO_IOU
+            for tr in self.tracks)
+
+    def _since_streak(self, tr: CardTrack,
+                      streaks: Sequence[Sequence[tuple[float, Detection]]]) -> CardTrack:
+        """A new track started by a streak of weak readings starts with the streak's first
+        frame: the card lay there from then on."""
+        frames = next((f for f in streaks if f[-1][1].box is tr.box), None)
+        if frames is None:
+            return tr
+        first, det = frames[0]
+        fresh = CardTrack(None, tr.zone, first, first, anchor=det.center, settled_since=first)
+        for when, sighting in frames:
+            fresh.see(when, sighting, tr.zone, self.settings.settle)
+        return fresh
 
     def _drop_echoes(self, t: float) -> None:
         """A candidate lying where a card of the trick on the table lies is that card read twice

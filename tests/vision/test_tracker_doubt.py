@@ -178,7 +178,9 @@ def test_after_a_restart_a_card_named_early_is_still_open_to_its_plain_reading()
     weak = Detection(UNNAMED, 0.0, (x - 28.5, y - 44, x + 28.5, y + 44), (("9C", 0.4),))
     lying = lying_at({"E": "7C", "N": "8C", "S": "AC"})
     events, t = one_by_one(tr, [("E", "7C"), ("N", "8C")])
-    ev, t = run(tr, lambda t: [*lying(t), weak], t0=t, seconds=LAST_WAIT + 1.0)
+    # (two frames in three: too seldom for a sighting, `vision.weak_streaks`)
+    ev, t = run(tr, lambda t: [*lying(t), *([weak] if round(t * 10) % 3 else [])], t0=t,
+                seconds=LAST_WAIT + 1.0)
     events += ev
     assert tr.view.plays[4:] == [("E", "7C"), ("N", "8C"), ("W", "9C"), ("S", "AC")]
     # The process restarts with the trick still on the table; W's card is then read plainly.
@@ -205,8 +207,9 @@ def test_a_card_named_early_does_not_take_the_same_card_put_down_by_a_later_seat
     weak = Detection(UNNAMED, 0.0, (x - 28.5, y - 44, x + 28.5, y + 44),
                      (("9C", 0.4), ("KC", 0.05)))
     events, t = run(tr, lying_at({"E": "7C"}), seconds=0.6)
-    lying = lying_at({"E": "7C", "W": "8C"})
-    ev, t = run(tr, lambda t: [*lying(t), weak], t0=t, seconds=LAST_WAIT + 1.0)
+    lying = lying_at({"E": "7C", "W": "8C"})  # (N's weak box two frames in three)
+    ev, t = run(tr, lambda t: [*lying(t), *([weak] if round(t * 10) % 3 else [])], t0=t,
+                seconds=LAST_WAIT + 1.0)
     events += ev
     assert tr.view.plays[4:] == [("E", "7C"), ("N", "9C"), ("W", "8C")]  # N named 9C, in doubt
     # S puts down the real 9C, read plainly: N's weak name gives way, S's card is S's play.
@@ -329,7 +332,7 @@ def test_a_card_read_surely_takes_its_name_from_a_play_recorded_in_doubt_at_the_
 
 @pytest.mark.parametrize(("weak", "card"), [
     ((("9C", 0.45), ("TC", 0.2), ("KC", 0.15)), "9C"),
-    ((("TC", 0.45), ("9C", 0.2), ("KC", 0.15)), "TC"),
+    ((("TC", 0.45), ("9C", 0.25), ("KC", 0.1)), "TC"),
 ])
 def test_an_unread_card_read_in_doubt_at_last_is_named_with_its_weak_readings(weak, card) -> None:
     # W's card was read weakly 2.6 s, too evenly to be named early (9C 56% of the votes), then

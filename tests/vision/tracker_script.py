@@ -92,9 +92,10 @@ def seven_tricks_logged(seed: int, tricks: int = 7
 
 def last_trick_swept(tr: TableTracker, first, rest) -> list:
     """The first cards of the last trick lie 1.2 s, the `rest` join them for 2 s, then all are
-    swept (3 s): the events."""
+    swept (3 s): the events. (`rest`: detections, or a script of them.)"""
+    rest_at = rest if callable(rest) else lambda t: rest
     events, t = run(tr, first, seconds=1.2)
-    ev, t = run(tr, lambda t: [*first(t), *rest], t0=t, seconds=2.0)
+    ev, t = run(tr, lambda t: [*first(t), *rest_at(t)], t0=t, seconds=2.0)
     events += ev
     ev, _ = run(tr, lambda t: [], t0=t, seconds=3.0)
     return events + ev
@@ -142,8 +143,9 @@ def second_trick_with_w_unread(weak: tuple, first=(("N", "7D"), ("W", "8D"), ("S
                                                     ("E", "AD")),
                                 late: str | Detection | None = None):
     """E won the first trick (logged; trumps spades); E leads the second, N follows, W's card
-    is never read (only `weak`ly: its readings frame after frame), S's AC; (W's card read
-    plainly as `late`, a card name or a detection, a second before) the sweep."""
+    is never read (only `weak`ly: its readings two frames in three, too seldom for a sighting,
+    `vision.weak_streaks`), S's AC; (W's card read plainly as `late`, a card name or a
+    detection, a second before) the sweep."""
     from vision.detections import UNNAMED
 
     tr = started("E", {"taker": "N", "bid": 80, "trump": "S"})  # N leads, then W, S, E
@@ -154,7 +156,8 @@ def second_trick_with_w_unread(weak: tuple, first=(("N", "7D"), ("W", "8D"), ("S
     events, t = [], 0.0
     for k in range(len(cards)):
         lying = lying_at(dict(cards[: k + 1]))
-        ev, t = run(tr, lambda t, lying=lying, k=k: [*lying(t), *([box] if k else [])], t0=t,
+        ev, t = run(tr, lambda t, lying=lying, k=k: [
+            *lying(t), *([box] if k and round(t * 10) % 3 else [])], t0=t,
                     seconds=LAST_WAIT + 1.0 if k == 2 else 0.6)
         events += ev
     if late is not None:
