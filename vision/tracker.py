@@ -4,7 +4,8 @@ One verb, `update(frame_time, detections) -> [event, ...]`. A physical card on t
 (matched frame to frame by position); it becomes a play once it has stayed still for `steady_s` and
 was seen in at least `hit_ratio` of those frames, so flicker, a hand passing over or a card sliding
 into place create nothing (a box read too weakly to name on such a card, yet clearly one card
-not played, is a sighting too: `weak_sightings`). Its name is the vote of every reading of the
+not played, is a sighting too: `weak_sightings`; so are boxes read so, alike, three frames in a
+row where the felt lay bare: `vision.weak_streaks`). Its name is the vote of every reading of the
 track; the engine's view (`DealView`: whose turn, cards already played, cards still possible)
 settles what the picture cannot (`vision.recording`), and any such settlement, or a weak
 reading, marks the play `uncertain` for the referee.
