@@ -41,6 +41,11 @@ PLAIN = 0.5
 WEAK_SEEN = 0.4
 WEAK_LEAD = 2.5
 ON_FOLLOWED = 0.3
+# A box back within `settle` of where the card lay before its last move, within FLIP_S of leaving
+# it, is the detector's box flipping between two fits of a card lying still: it has lain there
+# since it first came to rest (seed 2142 deal 4: S's 7D, read 0.96 from the frame it settled,
+# its box alternating between two fits 13 px apart on a 53 px card, was recorded 1.07 s late).
+FLIP_S = 1.0
 
 
 @dataclass(eq=False)
@@ -84,6 +89,8 @@ class CardTrack:
     # Frames where, unseen by name, a box read too weakly to name lay on it with its best name
     # as that box's best reading (`read_weakly`): it lies there still, for `_steady`.
     weak_times: deque[float] = field(default_factory=lambda: deque(maxlen=256))
+    # Where it lay before its last move: (anchor, since when, left when) (`see`).
+    rest_before: tuple[tuple[float, float], float, float] | None = None
 
     @property
     def size(self) -> float:
@@ -205,7 +212,12 @@ class CardTrack:
             self.box = det.box
             cx, cy = self.center
             if abs(cx - self.anchor[0]) + abs(cy - self.anchor[1]) > settle * self.size:
-                self.anchor, self.settled_since, self.zone = (cx, cy), t, zone
+                since, back = t, self.rest_before
+                if back is not None and t - back[2] <= FLIP_S and abs(cx - back[0][0]) \
+                        + abs(cy - back[0][1]) <= settle * self.size:
+                    since = min(back[1], self.settled_since)  # (flipping between two fits)
+                self.rest_before = (self.anchor, self.settled_since, t)
+                self.anchor, self.settled_since, self.zone = (cx, cy), since, zone
         self.votes[det.card] = self.votes.get(det.card, 0.0) + det.confidence
         self.conf.setdefault(det.card, []).append(det.confidence)
         self.recent.append((t, det.card, det.confidence))

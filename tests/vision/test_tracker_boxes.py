@@ -63,6 +63,33 @@ def test_two_boxes_on_a_card_just_put_down_do_not_hold_it_back() -> None:
     assert play["t"] <= 0.4 + tr.settings.steady_s + 0.1 + 1e-6  # still from 0.4 s
 
 
+def test_a_box_flipping_between_two_fits_of_a_card_lying_still_does_not_hold_it_back() -> None:
+    tr = dealt_by_referee("E")  # N leads
+    # Seed 2142 deal 4: S's 7D lay still, read 0.96, but its box alternated between two fits
+    # 13 px apart (more than `settle` of a card; 18 px here), each flip taken for a move: it
+    # was recorded 1.07 s after it came to rest.
+    x, y = SPOT["N"]
+
+    def script(t):
+        k = round(t * 10)
+        return [det("7H", (x, y) if k % 3 else (x + 8, y + 10))]
+
+    events, _ = run(tr, script, seconds=1.5)
+    ((_kind, play),) = [(e["type"], e["data"]) for e in events]
+    assert (play["seat"], play["card"]) == ("N", "7H")
+    assert play["t"] <= tr.settings.steady_s + 0.1 + 1e-6
+
+
+def test_a_card_slid_to_a_new_place_is_steady_from_there() -> None:
+    tr = dealt_by_referee("E")
+    x, y = SPOT["N"]
+    # (it lay 0.5 s, then slid 15 px and stays: a move, not a flip)
+    events, _ = run(tr, lambda t: [det("7H", (x, y) if t < 0.25 else (x + 15, y))],
+                    seconds=1.5)
+    ((_kind, play),) = [(e["type"], e["data"]) for e in events]
+    assert play["seen"] == 0.3 and play["t"] >= 0.3 + tr.settings.steady_s - 1e-6
+
+
 def test_a_mark_of_the_felt_read_weakly_in_the_leaders_place_is_no_glimpse() -> None:
     from vision.detections import UNNAMED
 
