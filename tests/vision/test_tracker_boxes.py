@@ -185,6 +185,22 @@ def test_a_box_far_smaller_than_the_first_cards_played_is_not_a_play_anywhere(wh
     assert plays(events + ev) == [("N", "7H"), ("W", "8H"), ("S", "9H")]
 
 
+def test_a_card_in_a_hand_boxed_at_under_three_quarters_of_a_card_is_not_a_play() -> None:
+    # Seed 2144 deal 16: a box in S's place at 0.69 of the cards played, read 7D 0.55-0.67 for
+    # four frames, 1.3 s before S put the QD down (a card held in a hand), became S's play.
+    tr = started("E")  # N leads, then W, S, E
+    events, t = one_by_one(tr, [("N", "7H"), ("W", "8H")])
+    x, y = SPOT["S"]
+    held = Detection("7D", 0.6, (x - 20, y - 31, x + 20, y + 31), (("9D", 0.1),))  # 0.7 of 88
+    lying = lying_at({"N": "7H", "W": "8H"})
+    ev, t = run(tr, lambda t: [*lying(t), held], t0=t, seconds=0.6)
+    events += ev
+    ev, t = run(tr, lying, t0=t, seconds=1.0)  # (the hand goes, and comes back with the QD)
+    events += ev
+    ev, _ = run(tr, lying_at({"N": "7H", "W": "8H", "S": "QD"}), t0=t, seconds=1.0)
+    assert plays(events + ev) == [("N", "7H"), ("W", "8H"), ("S", "QD")]
+
+
 def test_one_box_on_two_cards_among_the_first_plays_does_not_hide_the_next_ones() -> None:
     # N's card boxed twice its size (with a card beside it, say): of the first two cards played,
     # the smaller gives the size of the cards, not their mean, or every card after would be small.

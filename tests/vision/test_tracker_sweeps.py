@@ -283,8 +283,8 @@ def test_a_card_held_for_its_turn_that_went_long_before_its_trick_is_not_the_nex
     tr = started("W", {"taker": "S", "bid": 80, "trump": "S"})  # S leads, then E, N, W
     cards = {"S": "AH", "E": "7S", "N": "7H", "W": "8H"}  # E trumps: E leads next
     events, t = one_by_one(tr, list(cards.items())[:2])
-    x, y = SPOT["E"]  # a box on part of E's card (wholly inside it), not reading 7S
-    echo = Detection("8D", 0.82, (x - 20, y - 34, x + 18, y + 30), (("7D", 0.07),))
+    x, y = SPOT["E"]  # a box on part of E's card (wholly inside it, 0.77 of it), not reading 7S
+    echo = Detection("8D", 0.82, (x - 17, y - 37, x + 17, y + 31), (("7D", 0.07),))
     ev, t = run(tr, lambda t: [*lying_at(cards)(t)[:2], echo], t0=t, seconds=2.5)
     assert [o.held for o in tr.tracks if o.card is None] == [True]  # held for E's next lead
     events += ev
