@@ -266,14 +266,20 @@ class OracleDetector:
         self.k = 0
         self.last_ms = 0.0
 
-    def detect(self, _image: object) -> list[Detection]:
+    def detect(self, image: object) -> list[Detection]:
+        """The labels of the next frame, in the pixels of `image` (the loop hands the detector
+        the small picture of a large video: 640 wide for a 2304x1296 film)."""
         from vision.detections import Detection
 
         scene = self.timeline.scene_at(self.k / self.fps)
         self.k += 1
         placements, occluders = self.filming.layout(scene)
-        _img, labels = self.filming.scene.render(placements, occluders, effects=False)
-        return [Detection(lab.card, 0.9, lab.box) for lab in labels if lab.labelled]
+        drawn, labels = self.filming.scene.render(placements, occluders, effects=False)
+        shape = getattr(image, "shape", drawn.shape)
+        sx, sy = shape[1] / drawn.shape[1], shape[0] / drawn.shape[0]
+        return [Detection(lab.card, 0.9, (lab.box[0] * sx, lab.box[1] * sy,
+                                          lab.box[2] * sx, lab.box[3] * sy))
+                for lab in labels if lab.labelled]
 
 
 def spread(total: int, parts: int, rng: random.Random) -> list[int]:

@@ -236,3 +236,25 @@ def test_a_seed_gives_the_same_deal_in_every_process():
         for seed in (1, 2, 3)
     }
     assert len(runs) == 1
+
+
+def test_the_oracle_gives_its_labels_in_the_pixels_of_the_picture_it_is_handed(tmp_path) -> None:
+    # The loop hands the detector the small picture of a large film (640 wide for 2304x1296):
+    # labels in the film's pixels all fell outside the felt (seed 2146: no play recorded).
+    import json
+
+    import numpy as np
+
+    from vision.simulate import OracleDetector, simulate_deals
+
+    (files,) = simulate_deals(tmp_path, deals=1, seed=4, illegal=0, designs=[_toy_design()],
+                              fps=2, size=(320, 240), pace=0.4, show_progress=False,
+                              use_textures=False)
+    truth = json.loads(files.record.read_text())
+    full, half = (OracleDetector(truth, _toy_design()) for _ in range(2))
+    for _ in range(12):  # (into the deal, cards lying)
+        at_full = full.detect(np.zeros((240, 320, 3), np.uint8))
+        at_half = half.detect(np.zeros((120, 160, 3), np.uint8))
+    assert at_full and [d.card for d in at_half] == [d.card for d in at_full]
+    for big, small in zip(at_full, at_half, strict=True):
+        assert np.allclose(np.array(small.box) * 2, big.box)
