@@ -243,15 +243,25 @@ def weak_sightings(detections: Sequence[Detection], played: set[str],
     named = {d.card for d in detections if d.card != UNNAMED}
     out = []
     for d in detections:
-        if d.card == UNNAMED and d.alternatives:
-            card, p = d.alternatives[0]
-            rival = d.alternatives[1][1] if len(d.alternatives) > 1 else 0.0
-            if p >= WEAK_SEEN and p >= WEAK_LEAD * rival and card not in named \
-                    and card not in played and any(iou(d.box, b) >= ON_FOLLOWED for b in followed):
-                named.add(card)
-                d = Detection(card, float(p), d.box, d.alternatives[1:])
+        sighting = named_by_lead(d, WEAK_SEEN, WEAK_LEAD)
+        if sighting is not None and sighting.card not in named and sighting.card not in played \
+                and any(iou(d.box, b) >= ON_FOLLOWED for b in followed):
+            named.add(sighting.card)
+            d = sighting
         out.append(d)
     return out
+
+
+def named_by_lead(d: Detection, seen: float, lead: float) -> Detection | None:
+    """An unnamed box named the card it reads best, at that reading (under PLAIN), when that
+    reading is at least `seen` and `lead` times the next; else None."""
+    if d.card != UNNAMED or not d.alternatives:
+        return None
+    card, p = d.alternatives[0]
+    rival = d.alternatives[1][1] if len(d.alternatives) > 1 else 0.0
+    if p < seen or p < lead * rival:
+        return None
+    return Detection(card, float(p), d.box, d.alternatives[1:])
 
 
 def dist(a: tuple[float, float], b: tuple[float, float]) -> float:

@@ -50,14 +50,6 @@ def float_nodes(names: Sequence[str]) -> list[str]:
     ]
 
 
-def is_quantized(onnx_path: Path) -> bool:
-    """Does this ONNX file hold 8-bit (QDQ) nodes?"""
-    import onnx
-
-    model = onnx.load(str(onnx_path), load_external_data=False)
-    return any(node.op_type == "QuantizeLinear" for node in model.graph.node)
-
-
 def quantize(src: Path, out: Path, calibration: Path, count: int = CALIBRATION_IMAGES) -> Path:
     """Write `src` (a float ONNX export) as an int8 QDQ model at `out`, calibrated on up to
     `count` images of the folder `calibration`, letterboxed as the detector letterboxes."""

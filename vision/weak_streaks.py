@@ -22,6 +22,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from vision.card_track import named_by_lead
 from vision.detections import UNNAMED, Detection, iou
 
 # The best reading of each box of a streak: at least this, and this many times the next.
@@ -45,18 +46,6 @@ class _Streak:
     box: Box
     frames: list[tuple[float, Detection]] = field(default_factory=list)  # (time, sighting)
     bare_before: bool = False  # its place showed bare within CLEAR_S before it began
-
-
-def _sighting(d: Detection) -> Detection | None:
-    """An unnamed box named the card it reads clearly best (at that reading, under 0.5), or
-    None if it reads no card so clearly."""
-    if d.card != UNNAMED or not d.alternatives:
-        return None
-    card, p = d.alternatives[0]
-    rival = d.alternatives[1][1] if len(d.alternatives) > 1 else 0.0
-    if p < STREAK_SEEN or p < STREAK_LEAD * rival:
-        return None
-    return Detection(card, float(p), d.box, d.alternatives[1:])
 
 
 class WeakStreaks:
@@ -85,7 +74,7 @@ class WeakStreaks:
         out: list[Detection] = []
         promoted: list[list[tuple[float, Detection]]] = []
         for d in detections:
-            sighting = _sighting(d)
+            sighting = named_by_lead(d, STREAK_SEEN, STREAK_LEAD)
             if sighting is None or sighting.card in played or not eligible(d):
                 out.append(d)
                 continue

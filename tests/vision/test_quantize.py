@@ -58,12 +58,19 @@ def _tables(folder: Path, count: int) -> None:
         cv2.imwrite(str(folder / f"{i}.jpg"), image)
 
 
+def is_quantized(onnx_path: Path) -> bool:
+    """Does this ONNX file hold 8-bit (QDQ) nodes?"""
+    import onnx
+
+    model = onnx.load(str(onnx_path), load_external_data=False)
+    return any(node.op_type == "QuantizeLinear" for node in model.graph.node)
+
+
 @pytest.mark.skipif(not PHOTOS.is_dir(), reason="shared/realdev photos missing")
 def test_the_int8_box_model_finds_the_cards_the_float_one_finds(tmp_path: Path) -> None:
     pytest.importorskip("ultralytics")
     pytest.importorskip("onnx")
     from vision.export import export
-    from vision.quantize import is_quantized
 
     weights = shutil.copy(MODELS_DIR / "card_boxes.pt", tmp_path / "boxes.pt")
     _tables(tmp_path / "scenes", 12)
