@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import statistics
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -252,16 +252,21 @@ def weak_sightings(detections: Sequence[Detection], played: set[str],
     return out
 
 
-def named_by_lead(d: Detection, seen: float, lead: float) -> Detection | None:
+def named_by_lead(d: Detection, seen: float, lead: float,
+                  played: Collection[str] = ()) -> Detection | None:
     """An unnamed box named the card it reads best, at that reading (under PLAIN), when that
-    reading is at least `seen` and `lead` times the next; else None."""
-    if d.card != UNNAMED or not d.alternatives:
+    reading is at least `seen` and `lead` times the next; else None. Readings of cards `played`
+    are passed over (a deck holds one of each): the best of the others names it."""
+    if d.card != UNNAMED:
         return None
-    card, p = d.alternatives[0]
-    rival = d.alternatives[1][1] if len(d.alternatives) > 1 else 0.0
+    readings = [(c, p) for c, p in d.alternatives if c not in played]
+    if not readings:
+        return None
+    card, p = readings[0]
+    rival = readings[1][1] if len(readings) > 1 else 0.0
     if p < seen or p < lead * rival:
         return None
-    return Detection(card, float(p), d.box, d.alternatives[1:])
+    return Detection(card, float(p), d.box, tuple(readings[1:]))
 
 
 def dist(a: tuple[float, float], b: tuple[float, float]) -> float:

@@ -13,7 +13,9 @@ a sighting of that card; the frames of the streak before it are handed back so t
 starts with the first (`WeakStreaks.promote`): the card lay there from then on. Only where the
 felt showed bare (no box at all) within CLEAR_S before the streak began: some felts read weakly
 as a card in one place all deal long (`vision.felt_marks`, seed 2062), and a card is put down
-where nothing lay.
+where nothing lay. Readings of cards already played are passed over (a deck holds one of each):
+seed 2142, a 9D read 9D 0.37 / TD 0.29 with the TD played, is ahead; a QH read KH 0.43 / QH 0.33
+with the KH played reads QH (session 41: 17 of 3,200 plays no longer late, none wrong).
 """
 
 from __future__ import annotations
@@ -67,15 +69,16 @@ class WeakStreaks:
     ) -> tuple[list[Detection], list[list[tuple[float, Detection]]]]:
         """This frame's `detections`, each unnamed box ending a streak of STREAK_FRAMES named
         its card (at its reading, under 0.5); and each such streak's frames, (time, sighting),
-        this one last. Not a card `played`, nor one a box names this frame; only boxes
+        this one last. Readings of cards `played` are passed over; not a card a box names this
+        frame; only boxes
         `eligible` (in front of a seat, on no mark of the felt, on no card recorded) count."""
         named = {d.card for d in detections if d.card != UNNAMED}
         streaks: list[_Streak] = []
         out: list[Detection] = []
         promoted: list[list[tuple[float, Detection]]] = []
         for d in detections:
-            sighting = named_by_lead(d, STREAK_SEEN, STREAK_LEAD)
-            if sighting is None or sighting.card in played or not eligible(d):
+            sighting = named_by_lead(d, STREAK_SEEN, STREAK_LEAD, played)
+            if sighting is None or not eligible(d):
                 out.append(d)
                 continue
             card = sighting.card

@@ -59,6 +59,23 @@ def test_no_sighting_of_a_card_played_named_plainly_elsewhere_or_not_eligible():
                                          eligible=lambda d: False))
 
 
+def test_readings_of_cards_played_are_no_rivals_and_name_nothing():
+    # Seed 2142 (session 41): a 9D read 9D 0.37 / TD 0.29 frame after frame, the TD played,
+    # and a QH of gnome-bellot read KH 0.43 / QH 0.33, the KH played: each waited for a plain
+    # reading, or the deal's end.
+    close = weak((("9D", 0.38), ("TD", 0.30), ("8D", 0.05)))
+    frames = [[], [close], [close], [close]]
+    assert all(p == [] for _o, p in feed(WeakStreaks(), frames))
+    (named,), _ = feed(WeakStreaks(), frames, {"TD"})[-1]
+    assert (named.card, named.confidence, named.alternatives) == ("9D", 0.38, (("8D", 0.05),))
+    king_read = weak((("KH", 0.43), ("QH", 0.36), ("JH", 0.06)))
+    frames = [[], [king_read], [king_read], [king_read]]
+    (named,), _ = feed(WeakStreaks(), frames, {"KH"})[-1]
+    assert (named.card, named.confidence) == ("QH", 0.36)
+    (kept,), promoted = feed(WeakStreaks(), frames, {"KH", "QH"})[-1]
+    assert promoted == [] and kept is king_read  # (JH 0.06: too weak)
+
+
 def test_a_card_read_only_weakly_is_recorded_in_doubt_as_soon_as_it_is_steady():
     # Seed 2140 deal 13: W's 9D read 9D 0.45 / TD 0.14 in every frame for 1.8 s, never 0.5;
     # it was recorded 2.1 s after it came to rest, once one frame read it plainly.
