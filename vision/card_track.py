@@ -239,12 +239,16 @@ def weak_sightings(detections: Sequence[Detection], played: set[str],
     one a box names plainly this frame: a weak reading of a card played is the hint of a
     misread (seed 2110 deal 1: S's 9C, its name taken by the 8C misread 9C, read 9C 0.45 /
     8C 0.16; named, it took its next reading, 8C, and both plays stayed wrong), left to
-    `vision.swaps`."""
+    `vision.swaps`. A reading of a card played is no rival either (seeds 2140-2145, session 41:
+    4 plays of 3,200 sooner, one of 192 at 2304x1296 later)."""
     named = {d.card for d in detections if d.card != UNNAMED}
     out = []
     for d in detections:
-        sighting = named_by_lead(d, WEAK_SEEN, WEAK_LEAD)
-        if sighting is not None and sighting.card not in named and sighting.card not in played \
+        if d.alternatives and d.alternatives[0][0] in played:
+            out.append(d)  # (the hint of a misread: not named by its next reading)
+            continue
+        sighting = named_by_lead(d, WEAK_SEEN, WEAK_LEAD, played)
+        if sighting is not None and sighting.card not in named \
                 and any(iou(d.box, b) >= ON_FOLLOWED for b in followed):
             named.add(sighting.card)
             d = sighting

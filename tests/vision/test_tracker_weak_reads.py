@@ -124,6 +124,17 @@ def test_weak_boxes_with_a_close_second_reading_are_no_sighting():
     assert plays(events) == []  # (9S 0.45 / TS 0.25: not clearly one card)
 
 
+def test_a_close_second_reading_of_a_card_already_played_is_no_rival():
+    # The same boxes, the TS played in the trick before: a deck holds one of each, so 9S 0.45 /
+    # TS 0.25 reads one card only (session 41, seeds 2140-2145).
+    tr = dealt_by_referee("E")  # N leads
+    logged(tr, [("N", "AS"), ("E", "TS"), ("S", "7D"), ("W", "8D")])  # N wins, leads again
+    events, _ = run(tr, named_once("9S", "N", second=0.25), seconds=1.5)
+    ((_kind, play),) = [(e["type"], e["data"]) for e in events]
+    assert (play["seat"], play["card"]) == ("N", "9S")
+    assert play["t"] <= tr.settings.steady_s + 0.1 + 1e-6
+
+
 def test_a_weak_reading_of_a_card_already_played_is_no_sighting():
     # Seed 2110 deal 1: S's 8C, misread 9C, was recorded 9C; S's real 9C, tricks later, read
     # 9C 0.45 / 8C 0.16. Taken as a sighting of the 9C, it was recorded as its next reading,
