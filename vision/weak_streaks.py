@@ -15,7 +15,10 @@ felt showed bare (no box at all) within CLEAR_S before the streak began: some fe
 as a card in one place all deal long (`vision.felt_marks`, seed 2062), and a card is put down
 where nothing lay. Readings of cards already played are passed over (a deck holds one of each):
 seed 2142, a 9D read 9D 0.37 / TD 0.29 with the TD played, is ahead; a QH read KH 0.43 / QH 0.33
-with the KH played reads QH (session 41: 17 of 3,200 plays no longer late, none wrong).
+with the KH played reads QH (session 41: 17 of 3,200 plays no longer late, none wrong). On a
+card already followed a reading of a card played is rather the hint of a misread elsewhere
+(`weak_sightings`); here the next reading must itself clear STREAK_SEEN and STREAK_LEAD, in a
+place bare before, three frames in a row.
 """
 
 from __future__ import annotations
@@ -70,8 +73,8 @@ class WeakStreaks:
         """This frame's `detections`, each unnamed box ending a streak of STREAK_FRAMES named
         its card (at its reading, under 0.5); and each such streak's frames, (time, sighting),
         this one last. Readings of cards `played` are passed over; not a card a box names this
-        frame; only boxes
-        `eligible` (in front of a seat, on no mark of the felt, on no card recorded) count."""
+        frame; only boxes `eligible` (in front of a seat, on no mark of the felt, on no card
+        recorded) count."""
         named = {d.card for d in detections if d.card != UNNAMED}
         streaks: list[_Streak] = []
         out: list[Detection] = []
