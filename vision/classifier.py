@@ -193,6 +193,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=None,
         help="start from these weights: a checkpoint (.pt) or an exported model (.onnx)",
     )
+    p.add_argument(
+        "--hide-face",
+        type=float,
+        default=0.0,
+        metavar="SHARE",
+        help="paint over the middle of this share of the crops (the corner indices then tell "
+        "the card; default 0)",
+    )
     p = sub.add_parser("export", help="write a checkpoint as ONNX")
     p.add_argument("--ckpt", type=Path, default=Path("runs/cls_v1/last.pt"))
     p.add_argument("--out", type=Path, default=DEFAULT_CLASSIFIER)
@@ -225,6 +233,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             init=args.init,
             device=args.device,
             hours=args.hours,
+            hide_face=args.hide_face,
         )
     elif args.mode == "export":
         from vision.classifier_train import export

@@ -74,11 +74,19 @@ def prepare(batch: np.ndarray, device: str | torch.device = "cpu") -> torch.Tens
     return x / 255.0 - MEAN
 
 
-def augment(x: torch.Tensor, gen: torch.Generator, strength: float = 1.0) -> torch.Tensor:
+# `augment(hide_face=...)`: the share of each side of a crop painted over in its middle.
+HIDDEN_MIDDLE = 0.4
+
+
+def augment(x: torch.Tensor, gen: torch.Generator, strength: float = 1.0,
+            hide_face: float = 0.0) -> torch.Tensor:
     """Random camera-like changes to a prepared batch, each sample its own draw.
 
     The crops already carry the renderer's blur, noise and occlusion: `strength` scales how often
-    more of those are added on top. `gen` lives on the batch's device.
+    more of those are added on top. `gen` lives on the batch's device. `hide_face`: the share of
+    crops whose middle (HIDDEN_MIDDLE of each side) is painted over with a plain pale shade, so
+    that only the card's edges and corner indices tell it (faces differ from deck to deck; the
+    indices hardly do).
     """
     n, side, dev = x.shape[0], x.shape[-1], x.device
 
@@ -131,6 +139,11 @@ def augment(x: torch.Tensor, gen: torch.Generator, strength: float = 1.0) -> tor
     shades = u(-MEAN, 1 - MEAN, len(picked)).tolist()
     for i, (ph, pw), (py, px), shade in zip(picked, sizes, places, shades, strict=True):
         x[i, :, py : py + ph, px : px + pw] = shade
+    hidden = u(0, 1) < hide_face
+    if hidden.any():
+        lo = int(side * (1 - HIDDEN_MIDDLE) / 2)
+        paper = (u(0.7, 1.0, int(hidden.sum()), 1) - MEAN).view(-1, 1, 1, 1)
+        x[hidden, :, lo : side - lo, lo : side - lo] = paper
     return x
 
 
@@ -175,6 +188,7 @@ def train(
     init: Path | None = None,
     device: str = "cpu",
     hours: float | None = None,
+    hide_face: float = 0.0,
 ) -> Path:
     """Train (resuming `<out>/last.pt` if present, else starting from `init`'s weights).
 
@@ -244,7 +258,7 @@ def train(
         for i in tqdm(batch_starts, desc=f"epoch {epoch + 1}/{plan['epochs']}", unit="batch",
                       file=sys.stderr, leave=False):
             idx = np.sort(order[i : i + batch])
-            xb = augment(prepare(x_train[idx], device), aug_gen)
+            xb = augment(prepare(x_train[idx], device), aug_gen, hide_face=hide_face)
             xb = xb.contiguous(memory_format=torch.channels_last)
             yb = torch.from_numpy(y_train[idx]).to(device)
             logits = net(xb)

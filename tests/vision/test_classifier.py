@@ -398,3 +398,20 @@ def test_two_stage_reads_names_on_the_full_resolution_picture() -> None:
     (found,) = reader.detect(small, main=main)
     assert classifier.asked == ((200, 600, 3), [(40.0, 20.0, 120.0, 140.0)])  # read large
     assert found.card == "QS" and found.box == (20.0, 10.0, 60.0, 70.0)  # told small
+
+
+def test_hide_face_paints_over_the_middle_of_the_crops_asked_only() -> None:
+    torch = pytest.importorskip("torch")
+    from vision.classifier_train import HIDDEN_MIDDLE, MEAN, augment
+
+    side = 128
+    textured = torch.rand(8, 3, side, side, generator=torch.Generator().manual_seed(1)) - MEAN
+    lo = int(side * (1 - HIDDEN_MIDDLE) / 2)
+    middle = (slice(None), slice(None), slice(lo, side - lo), slice(lo, side - lo))
+    for share, flat in ((1.0, True), (0.0, False)):
+        out = augment(textured.clone(), torch.Generator().manual_seed(2), strength=0.0,
+                      hide_face=share)
+        spread = out[middle].flatten(1).std(dim=1)  # per crop, over its middle
+        assert bool((spread < 1e-6).all()) is flat
+        corner = out[:, :, 4:lo - 8, 4:lo - 8].flatten(1).std(dim=1)
+        assert bool((corner > 0.05).all())  # (the corners keep their texture either way)
