@@ -238,7 +238,9 @@ class ReadingFixes:
         the trick on the table; something lies there (`_glimpsed`). So does a plain reading of a
         card recorded at another play (`_read_again`): were that seat's card left unread (that
         play read more surely), its picture says the other play was the misread one, and the
-        deal's end may swap them (`_swap`)."""
+        deal's end may swap them (`_swap`); its other readings count as well (seed 2148 deal 9:
+        W's 8C read 9C 0.58 / 8C 0.21 frame after frame; with its 9C alone counted, N's 9C,
+        read 0.73, was renamed 8C)."""
         trick = self.view.trick_plays
         cards: list[Box] | None = None  # (the trick's, once)
         for d, zone in zoned:  # (each detection with its zone)
@@ -258,7 +260,8 @@ class ReadingFixes:
                     votes[card] = votes.get(card, 0.0) + float(p)
             elif d.card != UNNAMED and self._read_again(d, zone):
                 votes = self._hints.setdefault((self.view.gathered, zone), {})
-                votes[d.card] = votes.get(d.card, 0.0) + float(d.confidence)
+                for card, p in ((d.card, d.confidence), *d.alternatives):
+                    votes[card] = votes.get(card, 0.0) + float(p)
 
     def _read_again(self, d: Detection, zone: str) -> bool:
         """Whether `d` reads plainly a card recorded before: in a trick gathered, gone from the

@@ -18,6 +18,7 @@ from tracker_script import (
     seven_tricks_logged,
     started,
     tracker,
+    with_fixes,
 )
 
 from vision.gathering import GAP_WAIT
@@ -228,3 +229,40 @@ def test_an_unread_lead_read_later_as_a_card_lying_elsewhere_takes_its_next_read
     assert [fixed(e) for e in ev] == [{"play": 4, "card": "8C", "before": None,
                                        "alternatives": [["9C", 0.77]]}]
     assert plays(ev) == [] and tr.view.plays[4:] == [("E", "8C"), ("N", "9C")]
+
+
+def test_a_card_read_plainly_as_one_played_before_counts_its_other_readings_too() -> None:
+    # Seed 2148 deal 9 (session 41): N's 9C, read 9C 0.73 / 8C 0.27, was recorded 9C; tricks
+    # later W's 8C, never boxed as it landed, was read 9C 0.52-0.64 / 8C 0.18-0.33 while it
+    # lay there, and its play stayed unread. Only the 9C of those readings counted for W's
+    # place, so at the deal's end W's picture favoured 9C over the 8C the rules deduced a
+    # hundredfold and N's 9C was renamed 8C: both plays wrong. With W's 8C readings counted,
+    # N's surer reading keeps its 9C.
+    tr, last = seven_tricks_logged(1, tricks=6)
+    assert last == [("W", "JD"), ("S", "AD"), ("E", "9D"), ("N", "KD"),
+                    ("S", "TD"), ("E", "QD"), ("N", "8D"), ("W", "7H")]
+    nine = det("9D", "E", 0.8, alts=(("8D", 0.15),))
+    trick7 = [det("JD", "W"), det("AD", "S"), nine, det("KD", "N")]
+    events, t = [], 0.0
+    for k in range(1, 5):  # one card every 0.6 s, then swept
+        ev, t = run(tr, lambda t, k=k: trick7[:k], t0=t, seconds=0.6)
+        events += ev
+    ev, t = run(tr, lambda t: [], t0=t, seconds=1.5)
+    events += ev
+    # The last trick: N's card unboxed until W's is down, then read as the 9D played before.
+    lying = [det("TD", "S"), det("QD", "E")]
+    ev, t = run(tr, lambda t: lying[:1], t0=t, seconds=0.6)
+    events += ev
+    ev, t = run(tr, lambda t: lying, t0=t, seconds=0.6)
+    events += ev
+    lying.append(det("7H", "W"))
+    ev, t = run(tr, lambda t: lying, t0=t, seconds=2.5)
+    events += ev
+    n_read = det("9D", "N", 0.58, alts=(("8D", 0.21), ("7D", 0.1)))
+    ev, t = run(tr, lambda t: [*lying, n_read], t0=t, seconds=2.0)
+    events += ev
+    ev, _ = run(tr, lambda t: [], t0=t, seconds=2.0)
+    events += ev
+    assert ("N", None) in plays(events)  # (N's card, unboxed as it landed, left unread)
+    assert "deal_over" in kinds(events)
+    assert with_fixes(events, 24) == last
