@@ -12,7 +12,7 @@ that, the turn is worked out for the first trick alone and every unplayed card i
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from vision.card_track import vote_shares
@@ -149,11 +149,11 @@ class DealView:
             order.append(self.after(order[-1]))
         return order
 
-    def leaders(self, next_trick: bool = False) -> set[str] | None:
+    def leaders(self, next_trick: bool = False, doubted: Collection[int] = ()) -> set[str] | None:
         """The seats that may lead the trick on the table (`next_trick`: the one after it, the
         trick on the table being complete), or None when any may: at the first trick, the one
         after the dealer if the referee gave it; later, the last trick's winner whichever card
-        its unread plays were (`engine.deduce.possible_leaders`)."""
+        its unread plays were (`engine.deduce.possible_leaders`), and its plays `doubted` too."""
         start = 4 * (self.gathered + next_trick)
         if self.dealer is None or (start == 0 and not self.dealer_known):
             return None
@@ -161,9 +161,11 @@ class DealView:
             return {self.after(self.dealer)}
         if self.contract is None or self.rules is None or len(self.plays) < start:
             return None
-        key = (tuple(sorted(self.contract.items())), tuple(self.plays[:start]), self.dealer)
+        plays = [(seat, None if i in doubted else card)
+                 for i, (seat, card) in enumerate(self.plays[:start])]
+        key = (tuple(sorted(self.contract.items())), tuple(plays), self.dealer)
         if key != self._leaders_key:  # asked every frame: computed once per trick
-            self._leaders_key, self._leaders = key, self._possible_leaders(start)
+            self._leaders_key, self._leaders = key, self._possible_leaders(start, plays)
         return None if self._leaders is None else set(self._leaders)
 
     def leaders_if(self, renamed: Mapping[int, str], start: int | None = None) -> set[str] | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from vision.card_track import LATELY, CardTrack
+from vision.card_track import LATELY, CardTrack, track_of
 from vision.deal_view import DealView
 
 _SEATS = ("N", "E", "S", "W")
@@ -66,13 +66,14 @@ class TurnOrder:
         # landed after another one still lying in a seat's place is not the lead either, nor
         # one after a box read too weakly to name in another possible leader's (`_glimpsed`).
         if placed >= 4 and tr.zone in _SEATS and waited < s.turn_wait \
-                and tr.zone not in unsure and self._trick_read_plainly():
-            # Put down while the complete trick still lies there, it leads the next trick. That
-            # trick read plainly, a seat that cannot have won it does not lead (a box on a card
-            # being swept, say): wait for the sweep, then it is judged as any first card. (A
-            # seat whose play there is unread fills it; a trick read in doubt may have had
-            # another winner, which the card tells.)
-            leaders = view.leaders(next_trick=True)
+                and tr.zone not in unsure:
+            # Put down while the complete trick still lies there, it leads the next trick. A
+            # seat that cannot have won it does not lead (a box on a card being swept, a card
+            # in a hand): wait for the sweep, then it is judged as any first card. (A seat whose
+            # play there is unread fills it; a card of the trick read in doubt may be another,
+            # so the seats that win with some card there may lead: seed 2147 deal 2, a 7C in
+            # W's hand, read 7C 0.51 as N's 9S was recorded in doubt, led the next trick.)
+            leaders = view.leaders(next_trick=True, doubted=self._doubted_in_trick())
             if leaders is not None and tr.zone not in leaders:
                 return True
         if placed == 0:
@@ -121,14 +122,17 @@ class TurnOrder:
         return {seat for i, (seat, card) in enumerate(self.view.trick_plays, start)
                 if card is None or i in early}
 
-    def _trick_read_plainly(self) -> bool:
-        """Whether each card recorded in the trick on the table is its track's best reading by a
-        clear share (cards never read are the engine's to weigh: `DealView.leaders`)."""
-        for o in self.tracks:
-            if o.state == "played" and (readings := o.readings()):
-                if readings[0][0] != o.card or readings[0][1] < 0.6:
-                    return False
-        return True
+    def _doubted_in_trick(self) -> list[int]:
+        """The plays of the trick on the table whose card is not its track's best reading by
+        a clear share (cards never read are the engine's to weigh: `DealView.leaders`)."""
+        start = 4 * self.view.gathered
+        doubted = []
+        for i, (_seat, card) in enumerate(self.view.trick_plays, start):
+            track = track_of(self.tracks, card) if card is not None else None
+            if track is not None and (readings := track.readings()) \
+                    and (readings[0][0] != card or readings[0][1] < 0.6):
+                doubted.append(i)
+        return doubted
 
 
 def clear_among_unplayed(view: DealView, tr: CardTrack) -> bool:

@@ -431,3 +431,29 @@ def test_a_card_read_in_another_seats_place_as_a_card_played_there_moves_nothing
     events += ev
     assert plays(events) == [("N", "7H"), ("W", "8H"), ("S", "9H"), ("E", "KH")]
     assert "correction" not in kinds(events)
+
+
+def test_a_card_in_the_hand_of_a_seat_that_cannot_have_won_is_no_lead_with_a_card_in_doubt(
+        ) -> None:
+    # Seed 2147 deal 2 (session 41): as N's 9S was recorded in doubt (9S 0.40 / 8S 0.43), a 7C
+    # in W's hand over W's place, read 7C 0.51, was recorded as the next lead though W could
+    # not have won the trick whatever N's card was: 16 plays off. The seats that win with some
+    # card in the doubted play's place may lead; W is not one.
+    tr = started("E", {"taker": "E", "bid": 90, "trump": "SA"})  # N leads
+    cards = {"N": "7H", "W": "8H", "S": "AH", "E": "9H"}  # S wins, whatever E's card is
+    shown = {"N": det("7H", "N"), "W": det("8H", "W"), "S": det("AH", "S"),
+             "E": det("9H", "E", 0.52, alts=(("TH", 0.40),))}  # (E's in doubt)
+    events, t = [], 0.0
+    for k in range(1, 5):
+        ev, t = run(tr, lambda t, k=k: list(shown.values())[:k], t0=t, seconds=1.0)
+        events += ev
+    assert plays(events) == list(cards.items())
+    x, y = SPOT["W"]
+    in_hand = det("7C", (x - 50, y), 0.55, alts=(("7S", 0.3),))
+    ev, t = run(tr, lambda t: [*shown.values(), in_hand], t0=t, seconds=1.0)
+    events += ev
+    ev, t = run(tr, lambda t: [], t0=t, seconds=1.5)  # swept
+    events += ev
+    ev, t = run(tr, lying_at({"S": "KC"}), t0=t, seconds=1.0)
+    events += ev
+    assert plays(events) == [*cards.items(), ("S", "KC")]
