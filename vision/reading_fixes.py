@@ -125,8 +125,9 @@ class ReadingFixes:
         (`trick_won_by`), or None while a leader is not ruled out. FAINT_SHARE when the cards
         lying came in turn from `first` leaving two seats unread whoever led (`in_turn_from`),
         or when each leader is ruled out by a card of a seat due before `first` (the leader's
-        or the next ones') put down after it, nothing, not even a box read weakly, lying in
-        that place before, or by two seats or more due before `first` with nothing lying in
+        or the next ones') put down after it (after anything lay in `first`'s place: its box
+        may be read too weakly to track at first), nothing, not even a box read weakly, lying
+        in that place before, or by two seats or more due before `first` with nothing lying in
         their places since the sweep. LONE_SHARE when a leader is ruled out only as the one
         seat due before `first`, nothing lying in its place at all since the sweep, while the
         next seat's card lies after `first`'s: a lead never seen while two cards after it were
@@ -135,10 +136,12 @@ class ReadingFixes:
         view = self.view
         if in_turn_from(view, lying, first.zone, leaders):
             return FAINT_SHARE
+        # (seed 2140 deal 19 read by session 42's box model: W's lead boxed unnamed 1.9 s
+        # before it was tracked, S's card glimpsed between the two)
+        here = min(first.first_seen, self._glimpsed.get(first.zone, first.first_seen))
         came_after = {o.zone for o in self.tracks
                       if o.state == "candidate" and (o.held or self._steady(o, t))
-                      and min(o.first_seen, self._glimpsed.get(o.zone, o.first_seen))
-                      > first.first_seen}
+                      and min(o.first_seen, self._glimpsed.get(o.zone, o.first_seen)) > here}
         seats = seats_in_turn(view, lying)
         followed = seats is not None and len(seats) >= 2 and seats[0] == first.zone
         least = FAINT_SHARE

@@ -363,3 +363,43 @@ def test_a_lead_read_as_a_card_of_an_earlier_trick_is_no_card_seen_again() -> No
         {"play": 4, "card": "QD", "before": "QH"}]
     assert [seat for seat, _card in plays(events)[8:]] == ["N", "W", "S", "E"]
     assert plays(events)[9:] == [("W", "8C"), ("S", "9C"), ("E", "TC")]
+
+
+def test_a_lead_glimpsed_before_the_next_seats_card_corrects_the_trick_before() -> None:
+    from vision.detections import UNNAMED
+
+    tr = started("E", {"taker": "N", "bid": 80, "trump": "S"})  # N leads, then W, S, E
+    # W's KD reads 8D three frames in five: recorded 8D, S's QD seems to win; as KD, W won.
+    mixed = lambda t: det("8D" if round(t * 10) % 5 < 3 else "KD", "W")  # noqa: E731
+    events, t = run(tr, lying_at({"N": "7D"}), seconds=1.5)
+    lying = {"N": "7D"}
+    for seat, card in [("W", None), ("S", "QD"), ("E", "9D")]:
+        if card:
+            lying[seat] = card
+        ev, t = run(tr, lambda t: [mixed(t), *lying_at(lying)(t)], t0=t, seconds=0.8)
+        events += ev
+    ev, t = run(tr, lambda t: [], t0=t, seconds=1.0)
+    assert plays(events + ev) == [("N", "7D"), ("W", "8D"), ("S", "QD"), ("E", "9D")]
+    assert tr.view.leaders() == {"S"}
+
+    def weak(seat: str) -> Detection:
+        x, y = SPOT[seat]
+        return Detection(UNNAMED, 0.0, (x - 28.5, y - 44, x + 28.5, y + 44),
+                         (("AH", 0.3), ("AD", 0.2)))
+
+    # Something lies in W's place at once, read too weakly to name, then in S's; W's card
+    # reads plainly from 0.3 s, S's from 0.5 s. W's place was taken first: W led, so its KD
+    # won the trick before (seed 2140 deal 19: W's glimpse 2 s before its card was tracked;
+    # judged from the track alone, S's card came first and led).
+    t0 = t
+
+    def frame(t: float) -> list[Detection]:
+        out = [weak("W") if t < t0 + 0.3 - 1e-6 else det("AC", "W")]
+        if t >= t0 + 0.2 - 1e-6:
+            out.append(weak("S") if t < t0 + 0.5 - 1e-6 else det("8C", "S"))
+        return out
+
+    ev, _ = run(tr, frame, t0=t, seconds=2.0)
+    assert kinds(ev)[0] == "correction"
+    assert fixed(ev[0]) == {"play": 1, "card": "KD", "before": "8D"}
+    assert plays(ev) == [("W", "AC"), ("S", "8C")]
