@@ -139,8 +139,9 @@ def augment(x: torch.Tensor, gen: torch.Generator, strength: float = 1.0,
     shades = u(-MEAN, 1 - MEAN, len(picked)).tolist()
     for i, (ph, pw), (py, px), shade in zip(picked, sizes, places, shades, strict=True):
         x[i, :, py : py + ph, px : px + pw] = shade
-    hidden = u(0, 1) < hide_face
-    if hidden.any():
+    # (no draw when off: the default run's random stream stays as it was before the option)
+    hidden = u(0, 1) < hide_face if hide_face > 0 else None
+    if hidden is not None and hidden.any():
         lo = int(side * (1 - HIDDEN_MIDDLE) / 2)
         paper = (u(0.7, 1.0, int(hidden.sum()), 1) - MEAN).view(-1, 1, 1, 1)
         x[hidden, :, lo : side - lo, lo : side - lo] = paper

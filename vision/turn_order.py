@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from vision.card_track import LATELY, CardTrack, track_of
+from vision.card_track import DOUBTED_SHARE, LATELY, CardTrack, track_of
 from vision.deal_view import DealView
 
 _SEATS = ("N", "E", "S", "W")
@@ -130,7 +130,7 @@ class TurnOrder:
         for i, (_seat, card) in enumerate(self.view.trick_plays, start):
             track = track_of(self.tracks, card) if card is not None else None
             if track is not None and (readings := track.readings()) \
-                    and (readings[0][0] != card or readings[0][1] < 0.6):
+                    and (readings[0][0] != card or readings[0][1] < DOUBTED_SHARE):
                 doubted.append(i)
         return doubted
 
