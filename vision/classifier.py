@@ -12,6 +12,7 @@ Command line (a mode per verb):
     python -m vision.classifier export --ckpt runs/cls_v1/last.pt --out models/card_classifier.onnx
     python -m vision.classifier measure --real ../shared/realdev/edje_train \
         --crops data/crops_v1/val.npz
+    python -m vision.classifier ensemble --out runs/ens.onnx A.onnx B.onnx  # their mean, one file
 """
 
 from __future__ import annotations
@@ -204,6 +205,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = sub.add_parser("export", help="write a checkpoint as ONNX")
     p.add_argument("--ckpt", type=Path, default=Path("runs/cls_v1/last.pt"))
     p.add_argument("--out", type=Path, default=DEFAULT_CLASSIFIER)
+    p = sub.add_parser("ensemble", help="merge classifiers into one averaging their readings")
+    p.add_argument("members", type=Path, nargs="+", help="two or more classifier ONNX files")
+    p.add_argument("--out", type=Path, required=True)
     p = sub.add_parser("measure", help="accuracy on real GT boxes / rendered crops, and speed")
     p.add_argument("--model", type=Path, default=DEFAULT_CLASSIFIER)
     p.add_argument("--real", type=Path, default=None, help="folder with labels.json + images/")
@@ -242,6 +246,22 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"error: checkpoint {args.ckpt} not found", file=sys.stderr)
             return 2
         print(export(args.ckpt, args.out))
+    elif args.mode == "ensemble":
+        from vision.classifier_ensemble import merge
+
+        missing = [str(m) for m in args.members if not m.exists()]
+        if missing:
+            print(f"error: classifier model not found: {', '.join(missing)}", file=sys.stderr)
+            return 2
+        try:
+            print(merge(args.members, args.out))
+        except ImportError:
+            print("error: merging needs the onnx package (pip install -e '.[train]')",
+                  file=sys.stderr)
+            return 2
+        except ValueError as err:
+            print(f"error: {err}", file=sys.stderr)
+            return 2
     else:
         if not args.model.exists():
             print(f"error: classifier model {args.model} not found", file=sys.stderr)

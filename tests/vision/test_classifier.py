@@ -415,3 +415,48 @@ def test_hide_face_paints_over_the_middle_of_the_crops_asked_only() -> None:
         assert bool((spread < 1e-6).all()) is flat
         corner = out[:, :, 4:lo - 8, 4:lo - 8].flatten(1).std(dim=1)
         assert bool((corner > 0.05).all())  # (the corners keep their texture either way)
+
+
+def test_an_ensemble_file_reads_the_mean_of_its_members(tmp_path: Path) -> None:
+    pytest.importorskip("onnx")
+    pytest.importorskip("onnxruntime")
+    torch = pytest.importorskip("torch")
+    from vision.classifier import CardClassifier
+    from vision.classifier import main as classifier_cli
+    from vision.classifier_train import CardNet, export
+
+    members = []
+    for seed in (1, 2):
+        torch.manual_seed(seed)
+        torch.save({"model": CardNet(crop=64).state_dict(), "crop": 64}, tmp_path / f"{seed}.pt")
+        members.append(export(tmp_path / f"{seed}.pt", tmp_path / f"{seed}.onnx"))
+    out = tmp_path / "ens.onnx"
+    assert classifier_cli(["ensemble", "--out", str(out), *map(str, members)]) == 0
+
+    image = _table((100, 40, 150, 120))
+    boxes = [(100, 40, 150, 120), (250, 150, 320, 260)]
+    a, b = (CardClassifier(m, turns=2).probabilities(image, boxes) for m in members)
+    assert not np.allclose(a, b, atol=1e-3)  # two different members
+    merged = CardClassifier(out, turns=2)
+    assert merged.size == 64
+    np.testing.assert_allclose(merged.probabilities(image, boxes), (a + b) / 2, atol=1e-5)
+
+
+def test_an_ensemble_refuses_members_that_read_different_inputs(
+    tmp_path: Path, tiny_model: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pytest.importorskip("onnx")
+    torch = pytest.importorskip("torch")
+    from vision.classifier import main as classifier_cli
+    from vision.classifier_ensemble import merge
+    from vision.classifier_train import CardNet, export
+
+    torch.save({"model": CardNet(crop=128).state_dict(), "crop": 128}, tmp_path / "big.pt")
+    big = export(tmp_path / "big.pt", tmp_path / "big.onnx")
+    with pytest.raises(ValueError, match="at least two"):
+        merge([tiny_model], tmp_path / "one.onnx")
+    out = tmp_path / "mixed.onnx"
+    assert classifier_cli(["ensemble", "--out", str(out), str(tiny_model), str(big)]) == 2
+    assert "differ" in capsys.readouterr().err and not out.exists()
+    assert classifier_cli(["ensemble", "--out", str(out), str(tiny_model), "nope.onnx"]) == 2
+    assert "not found: nope.onnx" in capsys.readouterr().err
