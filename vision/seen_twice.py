@@ -92,7 +92,9 @@ def recorded_twice(view: DealView, tracks: Sequence[CardTrack], track: CardTrack
     (seed 2049: E's 9S read TS from five frames, TS 0.66 / 9S 0.12; E's real TS, recorded 8S
     in doubt as it landed, then read TS 0.93 / 8S 0.05 over 44 frames). None (empty) when
     the rules rule out that weak other reading, or when the earlier play's trick is gone and
-    that reading would have let another seat win it than the one that led the next."""
+    that reading would have let another seat win it than the one that led the next, unless
+    another play of that trick read otherwise lets the right seat win it again and the three
+    pictures' odds still favour the three renamings (`_companion`)."""
     top, share = track.readings()[0]
     if track.card is None or top == track.card or share < SETTLED_SHARE:
         return []
@@ -106,10 +108,44 @@ def recorded_twice(view: DealView, tracks: Sequence[CardTrack], track: CardTrack
     best, best_share = others[0]
     odds = old.odds(best, top) * track.odds(top, track.card)
     possible = view.possible_at(index, view.plays[index][0])  # (a weak reading yields to them)
-    if odds <= 1.0 or (possible is not None and best not in possible and best_share < 0.6) \
-            or _leads_otherwise(view, index, top, best):
+    if odds <= 1.0 or (possible is not None and best not in possible and best_share < 0.6):
         return []
-    return [(index, best, old), (at, top, track)]
+    fixes = [(index, best, old), (at, top, track)]
+    if _leads_otherwise(view, index, top, best):
+        third = _companion(view, tracks, index, best, odds, taken={top, best})
+        return [third, *fixes] if third is not None else []
+    return fixes
+
+
+def _companion(view: DealView, tracks: Sequence[CardTrack], index: int, best: str,
+               odds: float, taken: set[str]) -> Fix | None:
+    """Another play of gathered play `index`'s trick, renamed to another reading of its own (a
+    card not played, none of `taken`), with which `index` read `best` lets the seat that led
+    the next trick win it, when its odds times `odds` still favour the renamings: the likeliest
+    (seed 2142 deal 8 read by session 42's box model: W's AC recorded AD, S's TC recorded TS in
+    the same trick; N's AD, read AD 0.89 later, could not be named while W held the AD, and
+    W's AC alone would have let S, not W, win that trick)."""
+    first = 4 * (index // 4)
+    nxt = view.plays[first + 4][0] if len(view.plays) > first + 4 else None
+    found: tuple[float, Fix] | None = None
+    for j in range(first, min(first + 4, len(view.plays))):
+        card = view.plays[j][1]
+        if j == index or card is None:
+            continue
+        other = track_of(tracks, card)
+        if other is None:
+            continue
+        possible = view.possible_at(j, view.plays[j][0])
+        for alt, alt_share in view.unplayed(other.readings(), but=card):
+            if alt == card or alt in taken or (possible is not None and alt not in possible
+                                                and alt_share < 0.6):
+                continue
+            total = odds * other.odds(alt, card)
+            leaders = view.leaders_if({index: best, j: alt})
+            if total > 1.0 and leaders is not None and nxt in leaders \
+                    and (found is None or total > found[0]):
+                found = (total, (j, alt, other))
+    return found[1] if found is not None else None
 
 
 def _leads_otherwise(view: DealView, index: int, card: str, other: str) -> bool:

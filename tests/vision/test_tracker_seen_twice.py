@@ -261,3 +261,45 @@ def test_a_card_read_as_one_lying_in_another_seats_place_at_once_is_another_card
         assert plays(ev) == [("N", "QD")] and ev[0]["data"]["uncertain"] is True
     else:
         assert plays(ev) == []
+
+
+
+@pytest.mark.parametrize("second, renamed", [(0.5, True), (0.1, False)])
+def test_a_card_recorded_twice_renames_a_third_play_when_the_trick_needs_it(
+        second: float, renamed: bool) -> None:
+    tr = started("E", {"taker": "N", "bid": 80, "trump": "D"})  # N leads, then W, S, E
+    # Trick 1: N's TC read TS (TC second, `second` of a frame's confidence), W's 8C, S's 7C,
+    # E's AC read AD (AC second): as read, E trumped and won, and leads trick 2.
+    first = {"N": det("TS", "N", 0.7, alts=(("TC", second),)), "W": det("8C", "W"),
+             "S": det("7C", "S"), "E": det("AD", "E", 0.7, alts=(("AC", 0.4),))}
+    events, t = [], 0.0
+    for k in range(1, 5):
+        ev, t = run(tr, lambda t, k=k: list(first.values())[:k], t0=t, seconds=0.8)
+        events += ev
+    ev, t = run(tr, lambda t: [], t0=t, seconds=1.0)  # swept
+    events += ev
+    # Trick 2: E's 9H; N's AD, read AH for two frames, then AD 0.8 (AH 0.15), is recorded AH
+    # (the AD is E's); W's 7H, S's 8H; swept.
+    landed = t + 0.8
+    n_card = lambda t: (det("AH", "N", 0.56, alts=(("AD", 0.39),)) if t < landed + 0.15  # noqa: E731
+                        else det("AD", "N", 0.8, alts=(("AH", 0.15),)))
+    second_trick = [lambda t: det("9H", "E"), n_card, lambda t: det("7H", "W"),
+                    lambda t: det("8H", "S")]
+    for k in range(1, 5):
+        ev, t = run(tr, lambda t, k=k: [d(t) for d in second_trick[:k]], t0=t, seconds=0.8)
+        events += ev
+    ev, t = run(tr, lambda t: [], t0=t, seconds=1.0)
+    events += ev
+    assert plays(events) == [("N", "TS"), ("W", "8C"), ("S", "7C"), ("E", "AD"),
+                             ("E", "9H"), ("N", "AH"), ("W", "7H"), ("S", "8H")]
+    # At the gather N's votes favour AD over AH ~3.6 to 1, E's AC over AD 0.4 / 0.7; E's AC
+    # alone would let N's TS (spades led) win trick 1, which E led after: only with N's TC too
+    # did E win it, at odds ~3.6 * 0.57 * 0.71 = 1.5 (0.3 with TC read 0.1: all kept).
+    fixes = [(e["data"]["play"], e["data"]["card"], e["data"]["before"])
+             for e in events if e["type"] == "correction"]
+    if renamed:
+        assert fixes == [(0, "TC", "TS"), (3, "AC", "AD"), (5, "AD", "AH")]
+        assert [card for _, card in tr.view.plays] == \
+            ["TC", "8C", "7C", "AC", "9H", "AD", "7H", "8H"]
+    else:
+        assert fixes == []
