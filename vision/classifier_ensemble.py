@@ -1,9 +1,10 @@
 """One classifier file from several: an ONNX graph that averages its members' probabilities.
 
-Two classifiers trained apart (the shipped one, a fine-tune of it on other crops) are each sure of
-some wrong readings, rarely of the same ones; their mean reads more cards right and is less often
-surely wrong (models/card_classifier.md, session 43). Merged into one file, the ensemble loads
-wherever a classifier does (`CardClassifier`, `belote eval --classifier`, the device's config).
+Two classifiers trained apart (one shipped, a fine-tune of it on other crops) misread different
+cards; the mean of such a pair read the real photos, the renders and the simulated deals better
+than the shipped one alone (models/card_classifier.md, session 43). Merged into one file, the
+ensemble loads wherever a classifier does (`CardClassifier`, `belote eval --classifier`, the
+device's config).
 
     python -m vision.classifier ensemble --out models/card_classifier.onnx A.onnx B.onnx
 """

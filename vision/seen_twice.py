@@ -7,7 +7,8 @@ Two moments ask it:
   play is renamed when its own votes say what it was;
 - a play whose votes, by the time its trick is gathered, favour a card recorded at another play
   (`recorded_twice`; its first frames, under the hand, read another card): both are renamed when
-  the two pictures' odds favour that.
+  the two pictures' odds favour that (and a third play of the earlier trick, when the rules
+  need it to keep who won that trick).
 And a card read surely that was recorded surely is that card seen again (`seen_again`).
 """
 
