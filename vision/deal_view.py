@@ -394,9 +394,15 @@ def _pick(left: list[tuple[str, float]], possible: set[str] | None) -> str:
     one they allow with 0.15 of the votes. The proofs only break a weak reading: a strong one
     that breaks a rule is a violation to flag, never something to explain away."""
     top, share = left[0]
-    if possible is not None and top not in possible and share < 0.6:
+    if possible is not None and ruled_out(top, share, possible):
         return next((c for c, v in left[1:] if c in possible and v >= 0.15), top)
     return top
+
+
+def ruled_out(card: str, share: float, possible: set[str] | None) -> bool:
+    """Whether the engine's proofs (`possible`, the cards a seat may hold; None: no proof) rule
+    out a reading of `card` with this share of the votes: only a weak one yields to them."""
+    return possible is not None and card not in possible and share < 0.6
 
 
 def _possible_cards(deal: Any, seat: str) -> set[str] | None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from vision.card_track import CardTrack, track_of
-from vision.deal_view import DealView
+from vision.deal_view import DealView, ruled_out
 from vision.leads import next_lead_fits
 
 # A gathered play's votes favour a card recorded elsewhere by this share at least, before the
@@ -109,7 +109,7 @@ def recorded_twice(view: DealView, tracks: Sequence[CardTrack], track: CardTrack
     best, best_share = others[0]
     odds = old.odds(best, top) * track.odds(top, track.card)
     possible = view.possible_at(index, view.plays[index][0])  # (a weak reading yields to them)
-    if odds <= 1.0 or (possible is not None and best not in possible and best_share < 0.6):
+    if odds <= 1.0 or ruled_out(best, best_share, possible):
         return []
     fixes = [(index, best, old), (at, top, track)]
     if _leads_otherwise(view, index, top, best):
@@ -138,8 +138,7 @@ def _companion(view: DealView, tracks: Sequence[CardTrack], index: int, best: st
             continue
         possible = view.possible_at(j, view.plays[j][0])
         for alt, alt_share in view.unplayed(other.readings(), but=card):
-            if alt == card or alt in taken or (possible is not None and alt not in possible
-                                                and alt_share < 0.6):
+            if alt == card or alt in taken or ruled_out(alt, alt_share, possible):
                 continue
             total = odds * other.odds(alt, card)
             leaders = view.leaders_if({index: best, j: alt})

@@ -263,7 +263,6 @@ def test_a_card_read_as_one_lying_in_another_seats_place_at_once_is_another_card
         assert plays(ev) == []
 
 
-
 @pytest.mark.parametrize("second, renamed", [(0.5, True), (0.1, False)])
 def test_a_card_recorded_twice_renames_a_third_play_when_the_trick_needs_it(
         second: float, renamed: bool) -> None:
