@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     from vision.detector import DEFAULT_CONF, ModelError
 
     try:
-        _, detector = load_reader(args, "detect", args.model, backend=args.backend,
+        _, detector = load_reader(args, "detect", args.model, still=True, backend=args.backend,
                                   conf=args.conf or DEFAULT_CONF)
     except (ModelError, FileNotFoundError) as exc:
         print(f"belote detect: {exc}", file=sys.stderr)

@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     from vision.evaluate import SetError, evaluate, load_set
 
     try:
-        detector, reader = load_reader(args, "eval", args.model, backend=args.backend,
+        detector, reader = load_reader(args, "eval", args.model, still=True, backend=args.backend,
                                        conf=args.conf or DEFAULT_CONF)
         sets = [(path, load_set(path, args.split)[: args.limit]) for path in args.sets]
     except (ModelError, SetError, FileNotFoundError) as exc:

@@ -48,7 +48,9 @@ def add_reading_arguments(parser: argparse.ArgumentParser) -> None:
         "--min-prob",
         type=float,
         default=None,
-        help="least classifier probability to report a card (default 0.5)",
+        help="least classifier probability to report a card (default 0.5; on still pictures "
+        "also a clear reading from 0.3: twice the next name, no sign of a non-card; a value "
+        "given here is the only bar)",
     )
 
 
@@ -59,6 +61,7 @@ def load_reader(
     second_stage: bool = True,
     turns: int | None = None,
     felt: bool = False,
+    still: bool = False,
     **load: Any,
 ) -> tuple[Any, Any]:
     """(detector, reader): the detector loaded for one stage or two (`load_detector(boxes=...)`,
@@ -67,7 +70,7 @@ def load_reader(
 
     two = second_stage and not args.one_stage
     detector = load_detector(model, boxes=two, **load)
-    return detector, build_reader(detector, args, command, two, turns, felt)
+    return detector, build_reader(detector, args, command, two, turns, felt, still)
 
 
 def build_reader(
@@ -77,11 +80,13 @@ def build_reader(
     second_stage: bool = True,
     turns: int | None = None,
     felt: bool = False,
+    still: bool = False,
 ) -> Any:
     """The detector, or the detector and classifier together (`vision.two_stage.with_classifier`).
 
     `second_stage` and `turns` are the defaults the arguments override (a config's, for replay);
-    `felt` (videos of a fixed camera) also reads what differs from the learnt felt.
+    `felt` (videos of a fixed camera) also reads what differs from the learnt felt; `still`
+    (single pictures) names clear readings under the bar too, unless --min-prob sets the bar.
     Raises FileNotFoundError naming an explicit --classifier that is missing; without one, a
     missing shipped classifier falls back to the detector alone, with a note on stderr.
     """
@@ -108,4 +113,5 @@ def build_reader(
         box_conf=args.box_conf,
         min_prob=args.min_prob if args.min_prob is not None else DEFAULT_MIN_PROB,
         felt=felt,
+        still=still and args.min_prob is None,
     )

@@ -112,6 +112,20 @@ def test_by_default_the_classifier_names_each_box(model, image, capsys, tmp_path
     assert json.loads(capsys.readouterr().out)["cards"] == []
 
 
+def test_a_still_picture_names_a_clear_reading_under_the_bar_unless_a_bar_is_given(
+        model, image, capsys, tmp_path):
+    def cards(probs: dict[str, float], *extra: str) -> list[str]:
+        classifier = write_fake_classifier(tmp_path / "cls.onnx", probs)
+        assert main(["detect", str(image), "--json", "--model", str(model),
+                     "--classifier", str(classifier), *extra]) == 0
+        return [c["card"] for c in json.loads(capsys.readouterr().out)["cards"]]
+
+    clear = {"QC": 0.45, "QS": 0.2, "none": 0.001}
+    assert cards(clear) == ["QC"]
+    assert cards(clear, "--min-prob", "0.5") == []  # the bar given is the only one
+    assert cards({"QC": 0.45, "QS": 0.3, "none": 0.001}) == []  # QS too close behind
+
+
 def test_a_missing_classifier_given_by_name_is_one_line_exit_2(model, image, capsys, tmp_path):
     args = ["detect", str(image), "--model", str(model), "--classifier", str(tmp_path / "no.onnx")]
     assert main(args) == 2

@@ -142,6 +142,25 @@ def test_refine_passes_weak_readings_on_unnamed_when_asked() -> None:
     assert out[1].alternatives[0][1] == pytest.approx(0.37, abs=0.01)
 
 
+@pytest.mark.parametrize(("row", "named"), [  # (rows sum to 1)
+    ({"9S": 0.45, "TS": 0.2, "8S": 0.18, "9C": 0.16, "none": 0.01}, True),  # clear
+    ({"9S": 0.31, "TS": 0.15, "8S": 0.15, "9C": 0.14, "9D": 0.125, "9H": 0.125, "none": 0.001},
+     True),
+    ({"9S": 0.45, "TS": 0.25, "8S": 0.15, "9C": 0.14, "none": 0.01}, False),  # TS too close
+    ({"9S": 0.45, "TS": 0.2, "8S": 0.17, "9C": 0.15, "none": 0.03}, False),  # a hint of a back
+    ({"9S": 0.28, "TS": 0.1, "8S": 0.1, "9C": 0.1, "9D": 0.1, "9H": 0.1, "8C": 0.1, "7S": 0.119,
+      "none": 0.001}, False),  # too weak however clear
+])
+def test_a_clear_reading_under_the_bar_is_named_only_when_asked(row, named) -> None:
+    image = np.zeros((100, 300, 3), np.uint8)
+    dets = [_det("?", 0)]
+    assert refine(image, dets, _Fixed([row])) == []  # type: ignore[arg-type]
+    out = refine(image, dets, _Fixed([row]), clear=True)  # type: ignore[arg-type]
+    assert [d.card for d in out] == (["9S"] if named else [])
+    if named:
+        assert out[0].confidence == pytest.approx(row["9S"], abs=0.01)
+
+
 def test_refine_can_weigh_the_detectors_reading() -> None:
     image = np.zeros((100, 300, 3), np.uint8)
     dets = [_det("KH", 0, conf=0.9, alts=(("KD", 0.05),))]
