@@ -75,7 +75,7 @@ def _read(
     `clear`: a reading under `min_prob` that is clear (`_clear`) is named too."""
     cards = row[:NONE]
     order = np.argsort(-cards)
-    best = int(order[0])
+    best = int(np.argmax(cards))
     if row[NONE] >= cards[best]:
         return None
     if cards[best] < min_prob and not (clear and _clear(cards, order, float(row[NONE]))):
