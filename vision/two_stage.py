@@ -31,14 +31,17 @@ DEFAULT_MIN_PROB = 0.5
 # on unnamed, its readings as alternatives: never a play, but the tracker's hint for a card it
 # never read (a small 9S read 9S 0.37 / TS 0.24 frame after frame).
 WEAK_PROB = 0.2
-# On a still picture nothing else will name a box, so a reading under min_prob is still a card
-# when it is clear: at least CLEAR_PROB, CLEAR_LEAD times the next name, and "none" under
-# CLEAR_NONE (the mean of two classifiers softens a reading they share). Chosen on the held-out
-# renders (no more backs or 2-6 reported, perfect images 37.0 -> 39.3% and 25.5 -> 28.3%); on
-# the real photos recall 0.939 -> 0.947 at the same precision (models/card_classifier.md).
+# On a still picture nothing else decides (no tracker, no rules), so two more rules
+# (models/card_classifier.md, session 44). A reading under min_prob is still a card when it is
+# clear: at least CLEAR_PROB, CLEAR_LEAD times the next name, and "none" under CLEAR_NONE (the
+# mean of two classifiers softens a reading they share; chosen on the held-out renders: no more
+# backs or 2-6 reported, perfect images 37.0 -> 39.3% and 25.5 -> 28.3%). And a reading is no
+# card when "none" reaches STILL_NONE of it (a 6C read 7C 0.53 / none 0.20; chosen on held-out
+# crops: non-cards named 4 -> 2 of 269 and 1 of 370, cards named right -0.7%).
 CLEAR_PROB = 0.3
 CLEAR_LEAD = 2.0
 CLEAR_NONE = 0.02
+STILL_NONE = 0.2
 DEFAULT_TURNS = 4  # averaged over 4 quarter turns: real photos P 0.967 -> 0.984, R 0.878 -> 0.895
 BOX_CONF = 0.02  # class-agnostic box threshold: 0.1 boxed 51% of real cards, 0.02 boxed 88%
 BOX_MODEL_CONF = 0.1  # a one-class box model's own scores (chosen on data/synth_v2): card_boxes.md
@@ -69,16 +72,18 @@ def _clear(cards: np.ndarray, order: np.ndarray, none: float) -> bool:
 
 def _read(
     box: tuple[float, float, float, float], row: np.ndarray, min_prob: float,
-    clear: bool = False,
+    still: bool = False,
 ) -> Detection | None:
     """A detection from one box's card scores (33 columns, last = none), or None if vetoed.
-    `clear`: a reading under `min_prob` that is clear (`_clear`) is named too."""
+    `still` (a single picture): a clear reading under `min_prob` (`_clear`) is named too, and
+    a reading with "none" at STILL_NONE of it or more is not."""
     cards = row[:NONE]
     order = np.argsort(-cards)
     best = int(np.argmax(cards))
-    if row[NONE] >= cards[best]:
+    none = float(row[NONE])
+    if none >= cards[best] or (still and none >= STILL_NONE * cards[best]):
         return None
-    if cards[best] < min_prob and not (clear and _clear(cards, order, float(row[NONE]))):
+    if cards[best] < min_prob and not (still and _clear(cards, order, none)):
         return None
     alternatives = tuple(
         (LABELS[int(i)], round(float(cards[i]), 4))
@@ -110,11 +115,11 @@ def refine(
     min_prob: float = DEFAULT_MIN_PROB,
     detector_weight: float = 0.0,
     weak_prob: float | None = None,
-    clear: bool = False,
+    still: bool = False,
 ) -> list[Detection]:
     """Re-read each detection's box; drop the ones read as "none", keep one per card. With
-    `weak_prob`, the boxes read too weakly to name follow, unnamed (`_weak`); with `clear`, a
-    clear reading under `min_prob` is named (`_clear`: still pictures)."""
+    `weak_prob`, the boxes read too weakly to name follow, unnamed (`_weak`); `still`: the
+    rules of a single picture (`_read`)."""
     if not detections:
         return []
     probs = classifier.probabilities(bgr, [d.box for d in detections])
@@ -124,7 +129,7 @@ def refine(
         if detector_weight > 0:
             cards = row[:NONE] ** (1 - detector_weight) * _detector_scores(d) ** detector_weight
             row = np.append(cards, row[NONE])
-        found = _read(d.box, row, min_prob, clear)
+        found = _read(d.box, row, min_prob, still)
         if found is not None:
             out.append(found)
         elif weak_prob is not None and (hint := _weak(d.box, row, weak_prob)) is not None:
@@ -170,7 +175,7 @@ class TwoStage:
         background: TableBackground | None = None,
         reads_main: bool = False,
         weak_prob: float | None = None,
-        clear: bool = False,
+        still: bool = False,
     ) -> None:
         self.detector = detector
         # `reads_main`: the loop passes the camera's full-resolution picture too (`main`), where
@@ -183,7 +188,7 @@ class TwoStage:
         self.box_conf = box_threshold(detector) if box_conf is None else box_conf
         self.min_prob = min_prob
         self.weak_prob = weak_prob  # video: weak readings passed on unnamed (`WEAK_PROB`)
-        self.clear = clear  # still pictures: clear readings under min_prob named (`_clear`)
+        self.still = still  # single pictures: `_read`'s two rules for them
         self.detector_weight = detector_weight
         # Class-agnostic boxes when the detector offers them: its names need not be right.
         self._boxes = getattr(detector, "boxes", None)
@@ -193,10 +198,10 @@ class TwoStage:
               weight: float) -> list[Detection]:
         if main is None or main.shape[:2] == bgr.shape[:2]:
             return refine(bgr, boxes, self.classifier, self.min_prob, weight, self.weak_prob,
-                          self.clear)
+                          self.still)
         sx, sy = main.shape[1] / bgr.shape[1], main.shape[0] / bgr.shape[0]
         found = refine(main, [_scaled(d, sx, sy) for d in boxes], self.classifier,
-                       self.min_prob, weight, self.weak_prob, self.clear)
+                       self.min_prob, weight, self.weak_prob, self.still)
         return [_scaled(d, 1 / sx, 1 / sy) for d in found]
 
     def __repr__(self) -> str:
@@ -204,7 +209,7 @@ class TwoStage:
             f"TwoStage({getattr(self.detector, 'model', self.detector)} boxes at "
             f"{self.box_conf}, {self.classifier.path.name} x{self.classifier.turns} turns"
             f"{'' if self.min_prob == DEFAULT_MIN_PROB else f', names at {self.min_prob}'}"
-            f"{', clear readings named' if self.clear else ''}"
+            f"{', still-picture rules' if self.still else ''}"
             f"{', felt learnt' if self.background is not None else ''}"
             f"{'' if self.weak_prob is None else f', weak readings from {self.weak_prob}'})"
         )
@@ -258,8 +263,9 @@ def with_classifier(
 ) -> _Detector | TwoStage:
     """The detector with its boxes re-read by the card classifier when that model is there;
     `felt`: video from a fixed camera, so what differs from the learnt felt is read too;
-    `still`: single pictures, where a clear reading under `min_prob` is named (`_clear`; on
-    video such a box reaches the tracker as a weak one, with its readings).
+    `still`: single pictures, read by `_read`'s two rules for them (a clear reading under
+    `min_prob` named, one with a real share of "none" not; on video such boxes reach the
+    tracker as weak ones, with their readings).
 
     Measured on the real photos (`belote eval`): recall 0.014 (detector alone) → 0.895 at
     precision 0.978 → 0.984 with the 128 px classifier, so the second stage is on by default.
@@ -279,4 +285,4 @@ def with_classifier(
     background = TableBackground() if felt else None
     return TwoStage(detector, CardClassifier(model, turns=turns), box_conf, min_prob,
                     background=background, reads_main=read_main,
-                    weak_prob=WEAK_PROB if felt else None, clear=still)
+                    weak_prob=WEAK_PROB if felt else None, still=still)

@@ -49,8 +49,8 @@ def add_reading_arguments(parser: argparse.ArgumentParser) -> None:
         type=float,
         default=None,
         help="least classifier probability to report a card (default 0.5; on still pictures "
-        "also a clear reading from 0.3: twice the next name, no sign of a non-card; a value "
-        "given here is the only bar)",
+        "also a clear reading from 0.3: twice the next name, no sign of a non-card; and none "
+        "whose 'none' share reaches a fifth of it; a value given here is the only rule)",
     )
 
 
@@ -86,7 +86,8 @@ def build_reader(
 
     `second_stage` and `turns` are the defaults the arguments override (a config's, for replay);
     `felt` (videos of a fixed camera) also reads what differs from the learnt felt; `still`
-    (single pictures) names clear readings under the bar too, unless --min-prob sets the bar.
+    (single pictures) reads by the rules for them (`vision.two_stage._read`), unless --min-prob
+    sets the bar.
     Raises FileNotFoundError naming an explicit --classifier that is missing; without one, a
     missing shipped classifier falls back to the detector alone, with a note on stderr.
     """

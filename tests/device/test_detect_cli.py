@@ -112,7 +112,7 @@ def test_by_default_the_classifier_names_each_box(model, image, capsys, tmp_path
     assert json.loads(capsys.readouterr().out)["cards"] == []
 
 
-def test_a_still_picture_names_a_clear_reading_under_the_bar_unless_a_bar_is_given(
+def test_a_still_picture_reads_by_its_own_rules_unless_a_bar_is_given(
         model, image, capsys, tmp_path):
     def cards(probs: dict[str, float], *extra: str) -> list[str]:
         classifier = write_fake_classifier(tmp_path / "cls.onnx", probs)
@@ -124,6 +124,9 @@ def test_a_still_picture_names_a_clear_reading_under_the_bar_unless_a_bar_is_giv
     assert cards(clear) == ["QC"]
     assert cards(clear, "--min-prob", "0.5") == []  # the bar given is the only one
     assert cards({"QC": 0.45, "QS": 0.3, "none": 0.001}) == []  # QS too close behind
+    hint_of_a_six = {"QC": 0.55, "none": 0.2}  # "none" at over a fifth of the reading
+    assert cards(hint_of_a_six) == []
+    assert cards(hint_of_a_six, "--min-prob", "0.5") == ["QC"]
 
 
 def test_a_missing_classifier_given_by_name_is_one_line_exit_2(model, image, capsys, tmp_path):

@@ -155,10 +155,25 @@ def test_a_clear_reading_under_the_bar_is_named_only_when_asked(row, named) -> N
     image = np.zeros((100, 300, 3), np.uint8)
     dets = [_det("?", 0)]
     assert refine(image, dets, _Fixed([row])) == []  # type: ignore[arg-type]
-    out = refine(image, dets, _Fixed([row]), clear=True)  # type: ignore[arg-type]
+    out = refine(image, dets, _Fixed([row]), still=True)  # type: ignore[arg-type]
     assert [d.card for d in out] == (["9S"] if named else [])
     if named:
         assert out[0].confidence == pytest.approx(row["9S"], abs=0.01)
+
+
+def test_a_still_picture_names_no_card_whose_none_share_reaches_a_fifth_of_it() -> None:
+    image = np.zeros((100, 300, 3), np.uint8)
+    dets = [_det("?", 0), _det("?", 50), _det("?", 100)]
+    rows = [{"7C": 0.55, "8C": 0.15, "none": 0.2, "9C": 0.1},  # a 6C? "none" at 0.36 of 7C
+            {"7C": 0.7, "8C": 0.15, "none": 0.13, "9C": 0.02},  # "none" at 0.19: a card
+            {"9D": 0.85, "none": 0.15}]  # "none" at 0.18: a card
+    plain = refine(image, dets, _Fixed(rows))  # type: ignore[arg-type]
+    assert sorted(d.card for d in plain) == ["7C", "9D"]  # (the two 7C readings: one kept)
+    assert plain[1 - [d.card for d in plain].index("9D")].box == dets[1].box
+    still = refine(image, [dets[0], dets[2]], _Fixed([rows[0], rows[2]]), still=True)  # type: ignore[arg-type]
+    assert [d.card for d in still] == ["9D"]
+    kept = refine(image, [dets[1]], _Fixed([rows[1]]), still=True)  # type: ignore[arg-type]
+    assert [d.card for d in kept] == ["7C"]
 
 
 def test_refine_can_weigh_the_detectors_reading() -> None:
