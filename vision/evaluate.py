@@ -42,6 +42,7 @@ class Truth:
     cards: tuple[tuple[str, tuple[float, float, float, float]], ...]  # labelled belote cards
     dont_care: frozenset[str] = frozenset()  # present but too hidden to be labelled
     decoys: tuple[tuple[str, tuple[float, float, float, float]], ...] = ()  # backs, 2-6, jokers
+    design: str = ""  # the card design of a rendered scene (its meta), for the per-design lines
 
 
 @dataclass
@@ -54,6 +55,9 @@ class ImageResult:
     precision: float
     recall: float
     perfect: bool
+    design: str = ""
+    decoys: int = 0
+    decoy_reports: int = 0
 
 
 @dataclass
@@ -99,11 +103,29 @@ class SetReport:
             "decoys": self.decoys,
             "decoy_reports": self.decoy_reports,
             "decoy_rate": None if self.decoy_rate is None else round(self.decoy_rate, 4),
+            "designs": self.by_design(),
             "confusions": [
                 {"true": t, "predicted": p, "count": n}
                 for (t, p), n in self.confusions.most_common()
             ],
         }
+
+
+    def by_design(self) -> dict[str, dict[str, object]]:
+        """Precision, recall, perfect share and decoys per card design, when the set names more
+        than one (rendered scenes: the held-out decks read one by one); else empty."""
+        designs = sorted({r.design for r in self.images})
+        if len(designs) < 2:
+            return {}
+        out: dict[str, dict[str, object]] = {}
+        for design in designs:
+            part = SetReport(design, [r for r in self.images if r.design == design])
+            part.decoys = sum(r.decoys for r in part.images)
+            part.decoy_reports = sum(r.decoy_reports for r in part.images)
+            out[design] = {"images": len(part.images), "precision": round(part.precision, 4),
+                           "recall": round(part.recall, 4), "perfect": round(part.perfect, 4),
+                           "decoys": part.decoys, "decoy_reports": part.decoy_reports}
+        return out
 
 
 def _mean(values: Iterator[float] | Sequence[float]) -> float:
@@ -161,6 +183,8 @@ def evaluate(
     report = SetReport(name)
     for truth in tqdm(truths, desc=name, unit="img", file=sys.stderr, disable=not progress):
         result, confusions, decoy_hits = score_image(truth, detect(truth.image))
+        result.design, result.decoys, result.decoy_reports = (truth.design, len(truth.decoys),
+                                                               decoy_hits)
         report.images.append(result)
         report.confusions.update(confusions)
         report.decoys += len(truth.decoys)
@@ -275,7 +299,8 @@ def _truth_from_meta(image: Path, row: dict[str, object]) -> Truth:
                 dont_care.add(card)
         elif float(p.get("visible", 1.0)) >= DECOY_MIN_VISIBLE:
             decoys.append((card, box))
-    return Truth(image, tuple(cards), frozenset(dont_care - {c for c, _ in cards}), tuple(decoys))
+    return Truth(image, tuple(cards), frozenset(dont_care - {c for c, _ in cards}), tuple(decoys),
+                 str(row.get("design", "")))
 
 
 def _box(values: object) -> tuple[float, float, float, float]:

@@ -108,6 +108,10 @@ def _print_summary(s: dict[str, Any], top: int) -> None:
             f"  face-down / non-belote cards reported as a belote card: "
             f"{s['decoy_reports']} of {s['decoys']} ({s['decoy_rate']:.2%})"
         )
+    for design, d in s["designs"].items():
+        decoys = f", decoys {d['decoy_reports']} of {d['decoys']}" if d["decoys"] else ""
+        print(f"    {design}: {d['images']} images, P {d['precision']:.4f}  R {d['recall']:.4f}  "
+              f"perfect {d['perfect']:.2%}{decoys}")
     confusions = s["confusions"][:top]
     if confusions:
         print("  confusions (true -> predicted: count):")

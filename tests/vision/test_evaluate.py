@@ -95,6 +95,24 @@ def test_summary_counts_cards_read_and_false_over_the_whole_set():
     assert summary["recall"] == pytest.approx(0.5)  # (0 + 1) / 2 images, but 3 of 4 cards
 
 
+def test_a_set_of_several_designs_is_also_scored_design_by_design():
+    truths = [
+        Truth(Path("1.jpg"), (("JH", BOX_A),), decoys=(("back", BOX_B),), design="heruka"),
+        Truth(Path("2.jpg"), (("QS", BOX_A),), decoys=(("6C", BOX_B),), design="svgcards"),
+        Truth(Path("3.jpg"), (("KS", BOX_A),), design="svgcards"),
+    ]
+    answers = {"1.jpg": [det("JH"), det("7C", BOX_B)], "2.jpg": [det("QS")], "3.jpg": []}
+    summary = evaluate("t", truths, lambda p: answers[p.name], progress=False).summary()
+    assert summary["designs"] == {
+        "heruka": {"images": 1, "precision": 0.5, "recall": 1.0, "perfect": 0.0, "decoys": 1,
+                   "decoy_reports": 1},
+        "svgcards": {"images": 2, "precision": 1.0, "recall": 0.5, "perfect": 0.5, "decoys": 1,
+                     "decoy_reports": 0},
+    }
+    one = evaluate("t", truths[1:2], lambda p: answers[p.name], progress=False).summary()
+    assert one["designs"] == {}  # one design: the set's own lines say it all
+
+
 def test_load_labels_json(tmp_path: Path):
     (tmp_path / "images").mkdir()
     labels = {"images": {"p.jpg": [{"card": "TD", "box": [1, 2, 30, 40]}]}}
@@ -120,6 +138,7 @@ def _yolo_set(root: Path, meta: bool) -> None:
     if meta:
         row = {
             "image": "images/val/val_000000.jpg",
+            "design": "gnome-ancient_french",
             "cards": [
                 {"card": "JH", "box": [40, 35, 60, 65], "visible": 1.0, "labelled": True},
                 {"card": "QH", "box": [0, 0, 20, 30], "visible": 0.1, "labelled": False},
@@ -144,6 +163,7 @@ def test_load_yolo_set_with_render_meta_adds_decoys_and_hidden_cards(tmp_path: P
     assert [c for c, _ in truth.cards] == ["JH"]
     assert truth.dont_care == {"QH"}
     assert [c for c, _ in truth.decoys] == ["back"]  # the barely visible joker is not counted
+    assert truth.design == "gnome-ancient_french"
 
 
 def test_missing_set_is_named(tmp_path: Path):
