@@ -37,7 +37,7 @@ WEAK_PROB = 0.2
 # mean of two classifiers softens a reading they share; chosen on the held-out renders: no more
 # backs or 2-6 reported, perfect images 37.0 -> 39.3% and 25.5 -> 28.3%). And a reading is no
 # card when "none" reaches STILL_NONE of it (a 6C read 7C 0.53 / none 0.20; chosen on held-out
-# crops: non-cards named 4 -> 2 of 269 and 1 of 370, cards named right -0.7%).
+# crops: non-cards named 4 -> 2 of 269 and 2 -> 1 of 370, cards named right -0.7% and -1.1%).
 CLEAR_PROB = 0.3
 CLEAR_LEAD = 2.0
 CLEAR_NONE = 0.02
