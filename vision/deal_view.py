@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
-from vision.card_track import vote_shares
+from vision.card_track import DOUBTED_SHARE, vote_shares
 
 # Weak readings (votes: the classifier's probabilities summed over frames) must favour one way
 # of filling the unread plays by this much over the next to name them.
@@ -402,7 +402,7 @@ def _pick(left: list[tuple[str, float]], possible: set[str] | None) -> str:
 def ruled_out(card: str, share: float, possible: set[str] | None) -> bool:
     """Whether the engine's proofs (`possible`, the cards a seat may hold; None: no proof) rule
     out a reading of `card` with this share of the votes: only a weak one yields to them."""
-    return possible is not None and card not in possible and share < 0.6
+    return possible is not None and card not in possible and share < DOUBTED_SHARE
 
 
 def _possible_cards(deal: Any, seat: str) -> set[str] | None:

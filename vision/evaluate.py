@@ -67,8 +67,6 @@ class SetReport:
     name: str
     images: list[ImageResult] = field(default_factory=list)
     confusions: Counter[tuple[str, str]] = field(default_factory=Counter)
-    decoys: int = 0  # backs and distractors shown
-    decoy_reports: int = 0  # of them, reported as a belote card
 
     @property
     def precision(self) -> float:
@@ -81,6 +79,16 @@ class SetReport:
     @property
     def perfect(self) -> float:
         return _mean(1.0 if r.perfect else 0.0 for r in self.images)
+
+    @property
+    def decoys(self) -> int:
+        """Backs and distractors shown."""
+        return sum(r.decoys for r in self.images)
+
+    @property
+    def decoy_reports(self) -> int:
+        """Of them, those reported as a belote card."""
+        return sum(r.decoy_reports for r in self.images)
 
     @property
     def decoy_rate(self) -> float | None:
@@ -120,8 +128,6 @@ class SetReport:
         out: dict[str, dict[str, object]] = {}
         for design in designs:
             part = SetReport(design, [r for r in self.images if r.design == design])
-            part.decoys = sum(r.decoys for r in part.images)
-            part.decoy_reports = sum(r.decoy_reports for r in part.images)
             out[design] = {"images": len(part.images), "precision": round(part.precision, 4),
                            "recall": round(part.recall, 4), "perfect": round(part.perfect, 4),
                            "decoys": part.decoys, "decoy_reports": part.decoy_reports}
@@ -148,6 +154,8 @@ def score_image(
         precision=right / len(pred_set) if pred_set else 1.0,
         recall=right / len(true_set) if true_set else 1.0,
         perfect=pred_set == true_set,
+        design=truth.design,
+        decoys=len(truth.decoys),
     )
     confusions: list[tuple[str, str]] = []
     unmatched = list(predicted)
@@ -166,6 +174,7 @@ def score_image(
             unmatched.remove(hit)
             decoy_hits += 1
     confusions += [(NOTHING, d.card) for d in unmatched if d.card not in true_set]
+    result.decoy_reports = decoy_hits
     return result, confusions, decoy_hits
 
 
@@ -182,13 +191,9 @@ def evaluate(
 
     report = SetReport(name)
     for truth in tqdm(truths, desc=name, unit="img", file=sys.stderr, disable=not progress):
-        result, confusions, decoy_hits = score_image(truth, detect(truth.image))
-        result.design, result.decoys, result.decoy_reports = (truth.design, len(truth.decoys),
-                                                               decoy_hits)
+        result, confusions, _ = score_image(truth, detect(truth.image))
         report.images.append(result)
         report.confusions.update(confusions)
-        report.decoys += len(truth.decoys)
-        report.decoy_reports += decoy_hits
     return report
 
 

@@ -64,9 +64,9 @@ def _detector_scores(d: Detection) -> np.ndarray:
     return scores
 
 
-def _clear(cards: np.ndarray, order: np.ndarray, none: float) -> bool:
+def _clear(cards: np.ndarray, none: float) -> bool:
     """Is a reading under the naming bar still clear (`CLEAR_PROB`, `CLEAR_LEAD`, `CLEAR_NONE`)?"""
-    best, runner_up = cards[order[0]], cards[order[1]]
+    runner_up, best = np.partition(cards, -2)[-2:]
     return bool(best >= CLEAR_PROB and best >= CLEAR_LEAD * runner_up and none < CLEAR_NONE)
 
 
@@ -78,13 +78,13 @@ def _read(
     `still` (a single picture): a clear reading under `min_prob` (`_clear`) is named too, and
     a reading with "none" at STILL_NONE of it or more is not."""
     cards = row[:NONE]
-    order = np.argsort(-cards)
     best = int(np.argmax(cards))
     none = float(row[NONE])
     if none >= cards[best] or (still and none >= STILL_NONE * cards[best]):
         return None
-    if cards[best] < min_prob and not (still and _clear(cards, order, none)):
+    if cards[best] < min_prob and not (still and _clear(cards, none)):
         return None
+    order = np.argsort(-cards)
     alternatives = tuple(
         (LABELS[int(i)], round(float(cards[i]), 4))
         for i in order[1 : 1 + MAX_ALTERNATIVES]
