@@ -250,17 +250,26 @@ _HANDLERS = {
 
 
 def audit(events: Iterable[Event]) -> list[dict[str, Any]]:
-    """The referee's changes, newest first: who, when, what, before, after, and whether undone."""
+    """The referee's changes, newest first: who, when, what, before, after, whether undone, the
+    deal it belongs to, and for a change of a play (correction, ruling) the seat that played it."""
     events = list(events)
     dead = cancelled(events)
     by_seq = {ev.seq: ev for ev in events}
     contract: Mapping[str, Any] | None = None
+    deal, over = 0, False
+    seats: list[str] = []  # who played each card of the deal, as `fold` numbers the plays
     out: list[dict[str, Any]] = []
     for ev in events:
         before: object = None
         after: object = dict(ev.data)
-        if ev.type == "deal_started":
-            contract = None
+        live = ev.seq not in dead
+        opens = ev.type in ("card_played", "contract", "turned_card") and (over or not deal)
+        if live and (ev.type in ("game_started", "deal_started") or opens):  # as `_open_deal`
+            contract, seats, over = None, [], False
+            deal = 0 if ev.type == "game_started" else deal + 1
+        if live and ev.type == "card_played":
+            seats.append(str(ev.data.get("seat")))
+        over = over or (live and ev.type == "deal_over")
         if ev.type == "contract":
             before, contract = contract, ev.data
         elif ev.type == "correction":
@@ -274,7 +283,11 @@ def audit(events: Iterable[Event]) -> list[dict[str, Any]]:
             after = "cancelled"
         if ev.actor != "referee":
             continue
-        out.append({"seq": ev.seq, "time": ev.time, "actor": ev.actor, "type": ev.type,
-                    "before": before, "after": after, "undone": ev.seq in dead})
+        row = {"seq": ev.seq, "time": ev.time, "actor": ev.actor, "type": ev.type,
+               "before": before, "after": after, "undone": not live, "deal": deal}
+        play = ev.data.get("play")
+        if ev.type in ("correction", "ruling") and isinstance(play, int) and 0 <= play < len(seats):
+            row["seat"] = seats[play]
+        out.append(row)
     out.reverse()
     return out

@@ -85,6 +85,18 @@ _FR = {
     "auction": "ou les enchères, dans l'ordre",
     "before": "Avant",
     "after": "Après",
+    "play_no": "carte {n}",
+    "cancelled": "annulé",
+    "ev_game_started": "Nouvelle partie",
+    "ev_deal_started": "Nouvelle donne",
+    "ev_contract": "Contrat",
+    "ev_announce": "Annonce",
+    "ev_belote": "Belote",
+    "ev_card_played": "Carte jouée",
+    "ev_correction": "Correction",
+    "ev_ruling": "Décision",
+    "ev_deal_over": "Fin de donne",
+    "ev_undo": "Annulation",
 }
 
 _EN = {
@@ -168,6 +180,18 @@ _EN = {
     "auction": "or the auction, in order",
     "before": "Before",
     "after": "After",
+    "play_no": "card {n}",
+    "cancelled": "cancelled",
+    "ev_game_started": "New game",
+    "ev_deal_started": "New deal",
+    "ev_contract": "Contract",
+    "ev_announce": "Announce",
+    "ev_belote": "Belote",
+    "ev_card_played": "Card played",
+    "ev_correction": "Correction",
+    "ev_ruling": "Ruling",
+    "ev_deal_over": "End of deal",
+    "ev_undo": "Undo",
 }
 
 # Corner letters printed on the card pictures.

@@ -31,7 +31,7 @@
   async function act(path, body, okText) {
     try {
       const done = await api("POST", path, body);
-      say(okText || `✓ ${done.type} #${done.seq}`, true);
+      say(okText || `✓ ${B.T()[`ev_${done.type}`] || done.type} #${done.seq}`, true);
       refreshAudit();
       return done;
     } catch (e) { return null; }
@@ -131,23 +131,55 @@
         el("button", { onclick: () => act("ruling", { play: f.play, rule: f.rule, decision: "dismissed" }) }, T.dismiss)))));
   }
 
-  function fmt(v) {
+  // The journal in words: what each change of the referee did, before and after.
+  function playLabel(T, play, seat) {
+    return `${T.play_no.replace("{n}", play)}${seat ? ` (${B.seatLabel(state || {}, seat)})` : ""}`;
+  }
+
+  function rulesLabel(rules) {
+    if (typeof rules === "string") return rules;
+    const { preset, ...knobs } = rules || {};
+    const extra = Object.entries(knobs).map(([k, v]) => `${k} ${JSON.stringify(v)}`);
+    return [preset || "?", ...extra].join(" · ");
+  }
+
+  function describe(type, v, played) {  // played: the seat of the play it changes
+    const T = B.T();
     if (v === null || v === undefined) return "—";
-    if (typeof v === "string") return v;
-    if (v.data) return `${v.type} ${JSON.stringify(v.data)}`;
-    return JSON.stringify(v);
+    if (v === "cancelled") return el("b", {}, T.cancelled);
+    const shown = state || {};  // the journal may arrive before the first state
+    const seat = (s) => B.seatLabel(shown, s);
+    switch (type) {
+      case "game_started":
+        return [rulesLabel(v.rules), ...["N", "E", "S", "W"].filter((s) => (v.players || {})[s])
+          .map((s) => `${T[`seat_${s}`]} ${v.players[s]}`)].join(" · ");
+      case "deal_started": return `${T.dealer} : ${seat(v.dealer)}`;
+      case "contract": return B.contractNode(shown, v);
+      case "announce": return `${seat(v.seat)} : ${(v.cards || []).map(B.cardName).join(" ")}`;
+      case "belote": return `${seat(v.seat)} : ${T.belote}`;
+      case "card_played": return `${seat(v.seat)} : ${B.cardName(v.card)}`;
+      case "correction": return `${playLabel(T, v.play, played)} : ${v.card ? B.cardName(v.card) : "?"}`;
+      case "ruling": return `${playLabel(T, v.play, played)}${v.rule ? ` · ${T[`rule_${v.rule}`] || v.rule}` : ""}`
+        + ` : ${T[v.decision] || v.decision}`;
+      case "deal_over": return T.deal_over;
+      case "undo": return v.type ? [`#${v.seq} ${T[`ev_${v.type}`] || v.type} : `, describe(v.type, v.data)] : "—";
+      default: return JSON.stringify(v);
+    }
   }
 
   async function refreshAudit() {
     if (document.body.classList.contains("locked")) return;
     try {
       const rows = await api("GET", "audit?limit=50");
+      const T = B.T();
       const time = (t) => new Date(t * 1000).toLocaleTimeString(B.LANG);
+      const cell = (r, v) => el("td", { title: JSON.stringify(v) }, describe(r.type, v, r.seat));
+      const what = (r) => `${T[`ev_${r.type}`] || r.type}${r.deal ? ` · ${T.deal} ${r.deal}` : ""}`;
       document.getElementById("audit").replaceChildren(el("table", { class: "history audit" },
-        el("thead", {}, el("tr", {}, ["#", B.T().time, "", B.T().before, B.T().after].map((h) => el("th", {}, h)))),
-        el("tbody", {}, rows.map((r) => el("tr", { class: r.undone ? "undone" : "" },
-          el("td", {}, r.seq), el("td", {}, time(r.time)), el("td", {}, `${r.actor} · ${r.type}`),
-          el("td", { class: "code" }, fmt(r.before)), el("td", { class: "code" }, fmt(r.after)))))));
+        el("thead", {}, el("tr", {}, ["#", T.time, "", T.before, T.after].map((h) => el("th", {}, h)))),
+        el("tbody", {}, rows.map((r) => el("tr", { class: r.undone ? "undone" : "", "data-type": r.type },
+          el("td", {}, r.seq), el("td", {}, time(r.time)), el("td", {}, what(r)),
+          cell(r, r.before), cell(r, r.after))))));
     } catch (e) { /* shown */ }
   }
 

@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 from web_helpers import PIN, doubtful_revoke, play, start
 
+from device.web.i18n import card_name
+
 CHROMIUM = Path("/usr/bin/chromium")
 SHOTS = Path(__file__).resolve().parents[3] / "docs" / "screenshots"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -120,8 +122,10 @@ def test_screenshot_of_a_game_in_progress(live, browser, js_errors, revoke_deal,
 
 
 def test_a_referee_correction_changes_the_score_page(live, browser, js_errors, revoke_deal) -> None:
-    start(live.store, revoke_deal, players={"N": "Anne", "E": "Bruno", "S": "Chloé", "W": "Driss"})
+    players = {"N": "Anne", "E": "Bruno", "S": "Chloé", "W": "Driss"}
+    start(live.store, revoke_deal, players=players)
     real = str(revoke_deal.plays[0][1])
+    who = players[str(revoke_deal.plays[0][0])]
     wrong = str(revoke_deal.plays[20][1])  # a card seen later: the camera misread play 0
     play(live.store, revoke_deal, 0, card=wrong)
     play(live.store, revoke_deal, 1)
@@ -137,10 +141,22 @@ def test_a_referee_correction_changes_the_score_page(live, browser, js_errors, r
     console.click(f'button.choice[data-card="{real}"]')
     score.locator(f'.seat img[data-card="{real}"]').wait_for(timeout=2000)
     assert score.locator(f'.seat img[data-card="{wrong}"]').count() == 0
-    console.locator("#audit td", has_text="correction").first.wait_for(timeout=2000)
+    row = console.locator('#audit tr[data-type="correction"]').first
+    row.wait_for(timeout=2000)  # the journal says it in words: play, who played it, the cards
+    cells = row.locator("td").all_inner_texts()
+    assert cells[2] == "Correction · Donne 1"
+    assert cells[3:] == [f"carte 0 ({who}) : {card_name(wrong)}",
+                         f"carte 0 ({who}) : {card_name(real)}"]
     shot(console, "referee-console.png", full_page=True)
-    ctx.close()
     assert live.store.events()[-1].type == "correction"
+    fixed = live.store.last_seq
+    console.click("#undo")
+    undo = console.locator('#audit tr[data-type="undo"]').first
+    undo.wait_for(timeout=2000)
+    assert undo.locator("td").all_inner_texts()[3:] == [
+        f"#{fixed} Correction : carte 0 : {card_name(real)}", "annulé"]
+    assert console.locator('#audit tr.undone[data-type="correction"]').count() == 1
+    ctx.close()
 
 
 def test_the_console_refuses_actions_without_the_pin(live, page, revoke_deal) -> None:

@@ -101,6 +101,26 @@ def test_the_audit_shows_referee_changes_newest_first() -> None:
     assert rows[0]["before"]["seq"] == 3 and not rows[0]["undone"]
 
 
+def test_the_audit_names_the_deal_and_the_seat_of_the_play_a_change_is_about() -> None:
+    store = _log(("game_started", {"rules": "ffb-coinche"}, "referee"),
+                 ("deal_started", {"dealer": "E"}, "referee"),
+                 ("card_played", {"seat": "S", "card": "7H"}, "camera"),
+                 ("card_played", {"seat": "W", "card": "8H"}, "camera"),  # undone below
+                 ("undo", {"seq": 4}, "referee"),
+                 ("card_played", {"seat": "N", "card": "9H"}, "camera"),
+                 ("correction", {"play": 1, "card": "TH", "before": "9H"}, "referee"),
+                 ("deal_over", {}, "camera"),
+                 ("card_played", {"seat": "W", "card": "AS"}, "camera"),  # opens deal 2
+                 ("ruling", {"play": 0, "rule": "follow-suit", "decision": "accepted"}, "referee"),
+                 ("correction", {"play": 5, "card": "KS", "before": "AS"}, "referee"))
+    rows = {r["seq"]: r for r in audit(store.events())}
+    assert [rows[s]["deal"] for s in (1, 2, 5, 7, 10, 11)] == [0, 1, 1, 1, 2, 2]
+    assert rows[7]["seat"] == "N"  # play 1 of deal 1 once W's card was undone
+    assert rows[10]["seat"] == "W"  # play 0 of the deal the card after deal_over opened
+    assert "seat" not in rows[11]  # no play 5: no seat guessed
+    assert fold(store.events()).deal.plays[0].seat == "W"  # numbered as the pages number them
+
+
 def test_the_record_lists_readings_in_doubt_and_writes_deduced_cards_unread() -> None:
     store = _log(("deal_started", {"dealer": "E"}, "camera"),
                  ("contract", {"taker": "N", "bid": 80, "trump": "S"}, "referee"),
