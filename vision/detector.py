@@ -21,6 +21,8 @@ MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 DEFAULT_MODEL = MODELS_DIR / "card_detector.onnx"
 # One class, "a card": where cards are, for the card classifier to name (models/card_boxes.md).
 DEFAULT_BOX_MODEL = MODELS_DIR / "card_boxes.onnx"
+# Its second look at still pictures: the same weights at a 416 px input (models/card_boxes.md).
+DEFAULT_STILL_BOX_MODEL = MODELS_DIR / "card_boxes_416.onnx"
 DEFAULT_CONF = 0.35
 DEFAULT_IOU = 0.6
 ALIASES = {

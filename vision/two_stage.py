@@ -24,7 +24,7 @@ import numpy as np
 
 from vision.background import TableBackground
 from vision.classifier import DEFAULT_CLASSIFIER, LABELS, NONE, CardClassifier
-from vision.detections import CLASS_NAMES, UNNAMED, Detection, one_per_card
+from vision.detections import CLASS_NAMES, UNNAMED, Detection, iou, one_per_card
 
 DEFAULT_MIN_PROB = 0.5
 # On video, a box whose best card reads at least this (under min_prob, above "none") is passed
@@ -42,6 +42,12 @@ CLEAR_PROB = 0.3
 CLEAR_LEAD = 2.0
 CLEAR_NONE = 0.02
 STILL_NONE = 0.2
+# Still pictures are also looked at by a second box model (shipped: the same weights at 416 px,
+# which sees more of a photo's pixels), its boxes from STILL_BOX_CONF; one this close to a box of
+# the first model reads the same, so it is not read again. Chosen on held-out renders drawn at
+# 640-720 px (models/card_boxes.md, session 45): the lowest threshold adding no decoy anywhere.
+STILL_BOX_CONF = 0.5
+STILL_SAME_BOX = 0.8
 DEFAULT_TURNS = 4  # averaged over 4 quarter turns: real photos P 0.967 -> 0.984, R 0.878 -> 0.895
 BOX_CONF = 0.02  # class-agnostic box threshold: 0.1 boxed 51% of real cards, 0.02 boxed 88%
 BOX_MODEL_CONF = 0.1  # a one-class box model's own scores (chosen on data/synth_v2): card_boxes.md
@@ -51,6 +57,12 @@ MAX_ALTERNATIVES = 4
 
 class _Detector(Protocol):
     def detect(self, bgr: np.ndarray, conf: float | None = None) -> list[Detection]: ...
+
+
+class _BoxModel(Protocol):
+    model: Path
+
+    def boxes(self, bgr: np.ndarray, conf: float) -> list[Detection]: ...
 
 
 def _detector_scores(d: Detection) -> np.ndarray:
@@ -176,8 +188,10 @@ class TwoStage:
         reads_main: bool = False,
         weak_prob: float | None = None,
         still: bool = False,
+        still_boxes: _BoxModel | None = None,
     ) -> None:
         self.detector = detector
+        self.still_boxes = still_boxes  # single pictures: a second box model's boxes too
         # `reads_main`: the loop passes the camera's full-resolution picture too (`main`), where
         # the cards are read (boxes are found on the small one). The device's default
         # (`detector.read_main`, session 34: models/card_classifier.md).
@@ -210,6 +224,8 @@ class TwoStage:
             f"{self.box_conf}, {self.classifier.path.name} x{self.classifier.turns} turns"
             f"{'' if self.min_prob == DEFAULT_MIN_PROB else f', names at {self.min_prob}'}"
             f"{', still-picture rules' if self.still else ''}"
+            f"{'' if self.still_boxes is None else f' + {self.still_boxes.model.name} boxes'}"
+            f"{'' if self.still_boxes is None else f' from {STILL_BOX_CONF}'}"
             f"{', felt learnt' if self.background is not None else ''}"
             f"{'' if self.weak_prob is None else f', weak readings from {self.weak_prob}'})"
         )
@@ -232,6 +248,9 @@ class TwoStage:
             boxes = self._boxes(bgr, self.box_conf)
         else:
             boxes = self.detector.detect(bgr, conf=self.box_conf)
+        if self.still_boxes is not None:
+            boxes = list(boxes) + [d for d in self.still_boxes.boxes(bgr, STILL_BOX_CONF)
+                                   if all(iou(d.box, b.box) < STILL_SAME_BOX for b in boxes)]
         found = self._read(bgr, main, boxes, self.detector_weight)
         if self.background is not None:  # then what differs from the felt where no card was read
             named = [d.box for d in found if d.card != UNNAMED]
@@ -260,12 +279,14 @@ def with_classifier(
     felt: bool = False,
     read_main: bool = False,
     still: bool = False,
+    still_boxes: Path | None = None,
 ) -> _Detector | TwoStage:
     """The detector with its boxes re-read by the card classifier when that model is there;
     `felt`: video from a fixed camera, so what differs from the learnt felt is read too;
     `still`: single pictures, read by `_read`'s two rules for them (a clear reading under
     `min_prob` named, one with a real share of "none" not; on video such boxes reach the
-    tracker as weak ones, with their readings).
+    tracker as weak ones, with their readings), and with `still_boxes` (a box model file) its
+    boxes are read too.
 
     Measured on the real photos (`belote eval`): recall 0.014 (detector alone) → 0.895 at
     precision 0.978 → 0.984 with the 128 px classifier, so the second stage is on by default.
@@ -283,6 +304,11 @@ def with_classifier(
                              "finds cards without naming them")
         return detector
     background = TableBackground() if felt else None
+    second = None
+    if still_boxes is not None:
+        from vision.detector import load_detector
+
+        second = load_detector(still_boxes, boxes=True)
     return TwoStage(detector, CardClassifier(model, turns=turns), box_conf, min_prob,
                     background=background, reads_main=read_main,
-                    weak_prob=WEAK_PROB if felt else None, still=still)
+                    weak_prob=WEAK_PROB if felt else None, still=still, still_boxes=second)

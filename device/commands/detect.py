@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from device.commands.reading import add_reading_arguments, load_reader
+from device.commands.reading import add_reading_arguments, add_still_arguments, load_reader
 
 HELP = "Read the cards in images (one JSON line per image with --json)."
 
@@ -34,6 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "classifier names otherwise)",
     )
     add_reading_arguments(parser)
+    add_still_arguments(parser)
     parser.add_argument(
         "--annotate",
         type=Path,

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from device.commands.reading import add_reading_arguments, load_reader
+from device.commands.reading import add_reading_arguments, add_still_arguments, load_reader
 
 HELP = "Measure the card detector on image sets: card-set precision/recall, perfect images."
 
@@ -35,6 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--limit", type=int, default=None, help="evaluate the first N images")
     parser.add_argument("--json", action="store_true", help="one JSON object per set")
     add_reading_arguments(parser)
+    add_still_arguments(parser)
     parser.add_argument("--top", type=int, default=15, help="confusions shown (default 15)")
     parser.add_argument(
         "--per-image",

@@ -54,6 +54,34 @@ def add_reading_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_still_arguments(parser: argparse.ArgumentParser) -> None:
+    """--still-boxes, for the commands that read single pictures (detect, eval)."""
+    parser.add_argument(
+        "--still-boxes",
+        default=None,
+        metavar="ONNX|none",
+        help="a second box model whose boxes are read too (default: with the shipped box "
+        "model, the same weights at 416 px, models/card_boxes_416.onnx; with --model, none; "
+        "'none': only the first model's boxes)",
+    )
+
+
+def still_box_model(args: argparse.Namespace, model: str | Path | None) -> Path | None:
+    """The second box model a still picture is read with (`add_still_arguments`), or None.
+    Raises FileNotFoundError naming an explicit --still-boxes that is missing."""
+    from vision.detector import DEFAULT_STILL_BOX_MODEL
+
+    given = getattr(args, "still_boxes", None)
+    if given == "none" or args.one_stage:
+        return None
+    if given is not None:
+        if not Path(given).is_file():
+            raise FileNotFoundError(f"still-picture box model not found: {given}")
+        return Path(given)
+    shipped = model is None and DEFAULT_STILL_BOX_MODEL.is_file()
+    return DEFAULT_STILL_BOX_MODEL if shipped else None
+
+
 def load_reader(
     args: argparse.Namespace,
     command: str,
@@ -70,7 +98,8 @@ def load_reader(
 
     two = second_stage and not args.one_stage
     detector = load_detector(model, boxes=two, **load)
-    return detector, build_reader(detector, args, command, two, turns, felt, still)
+    second = still_box_model(args, model) if still else None
+    return detector, build_reader(detector, args, command, two, turns, felt, still, second)
 
 
 def build_reader(
@@ -81,13 +110,14 @@ def build_reader(
     turns: int | None = None,
     felt: bool = False,
     still: bool = False,
+    still_boxes: Path | None = None,
 ) -> Any:
     """The detector, or the detector and classifier together (`vision.two_stage.with_classifier`).
 
     `second_stage` and `turns` are the defaults the arguments override (a config's, for replay);
     `felt` (videos of a fixed camera) also reads what differs from the learnt felt; `still`
     (single pictures) reads by the rules for them (`vision.two_stage._read`), unless --min-prob
-    sets the bar.
+    sets the bar, and with `still_boxes` (a box model file) reads that model's boxes too.
     Raises FileNotFoundError naming an explicit --classifier that is missing; without one, a
     missing shipped classifier falls back to the detector alone, with a note on stderr.
     """
@@ -115,4 +145,5 @@ def build_reader(
         min_prob=args.min_prob if args.min_prob is not None else DEFAULT_MIN_PROB,
         felt=felt,
         still=still and args.min_prob is None,
+        still_boxes=still_boxes if still else None,
     )

@@ -136,6 +136,16 @@ def test_a_missing_classifier_given_by_name_is_one_line_exit_2(model, image, cap
     assert "no.onnx" in err and "Traceback" not in err
 
 
+def test_a_missing_still_picture_box_model_is_one_line_exit_2(model, image, capsys, tmp_path):
+    classifier = write_fake_classifier(tmp_path / "cls.onnx", {"QC": 0.9})
+    args = ["detect", str(image), "--json", "--model", str(model), "--classifier", str(classifier)]
+    assert main([*args, "--still-boxes", str(tmp_path / "gone.onnx")]) == 2
+    err = capsys.readouterr().err
+    assert "gone.onnx" in err and "Traceback" not in err
+    assert main([*args, "--still-boxes", "none"]) == 0
+    assert [c["card"] for c in json.loads(capsys.readouterr().out)["cards"]] == ["QC"]
+
+
 def test_eval_names_a_missing_set(model, capsys, tmp_path):
     assert main(["eval", "--model", str(model), "--set", str(tmp_path / "nope")]) == 2
     assert "nope: evaluation set not found" in capsys.readouterr().err

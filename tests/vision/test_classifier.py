@@ -434,6 +434,36 @@ def test_two_stage_reads_names_on_the_full_resolution_picture() -> None:
     assert found.card == "QS" and found.box == (20.0, 10.0, 60.0, 70.0)  # told small
 
 
+def test_a_still_picture_reads_the_second_box_models_new_boxes_too() -> None:
+    from pathlib import Path
+
+    from vision.two_stage import STILL_BOX_CONF, TwoStage
+
+    class Boxes:
+        def __init__(self, found: list[Detection]) -> None:
+            self.found, self.asked, self.model = found, [], Path("m.onnx")
+
+        def boxes(self, bgr: np.ndarray, conf: float) -> list[Detection]:
+            self.asked.append(conf)
+            return self.found
+
+    class Seen(_Fixed):
+        def probabilities(self, bgr: np.ndarray, boxes: object) -> np.ndarray:
+            self.asked = [tuple(b) for b in boxes]  # type: ignore[attr-defined]
+            return super().probabilities(bgr, boxes)
+
+    whole = _det("AS", 0)  # (0, 10, 40, 70): a fanned card's outline, read as the card on it
+    strip = Detection("?", 0.4, (0.0, 10.0, 12.0, 70.0))  # the part of it not under the top card
+    again = Detection("?", 0.6, (1.0, 10.0, 40.0, 70.0))  # the first model's box, found again
+    first, second = Boxes([whole]), Boxes([strip, again])
+    classifier = Seen([{"KH": 0.8}, {"9S": 0.7}])
+    reader = TwoStage(first, classifier, box_conf=0.1, still=True, still_boxes=second)  # type: ignore[arg-type]
+    found = reader.detect(np.zeros((100, 300, 3), np.uint8))
+    assert sorted(d.card for d in found) == ["9S", "KH"]
+    assert classifier.asked == [whole.box, strip.box]  # a box read already is not read again
+    assert (first.asked, second.asked) == ([0.1], [STILL_BOX_CONF])
+
+
 def test_hide_face_paints_over_the_middle_of_the_crops_asked_only() -> None:
     torch = pytest.importorskip("torch")
     from vision.classifier_train import HIDDEN_MIDDLE, MEAN, augment
