@@ -146,6 +146,25 @@ def test_a_missing_still_picture_box_model_is_one_line_exit_2(model, image, caps
     assert [c["card"] for c in json.loads(capsys.readouterr().out)["cards"]] == ["QC"]
 
 
+def test_the_second_look_at_a_still_picture_comes_with_the_shipped_box_model_only(tmp_path):
+    import argparse
+
+    from device.commands.reading import still_box_model
+    from vision.detector import DEFAULT_STILL_BOX_MODEL
+
+    def chosen(model: object, still_boxes: str | None = None, one_stage: bool = False) -> object:
+        args = argparse.Namespace(still_boxes=still_boxes, one_stage=one_stage)
+        return still_box_model(args, model)  # type: ignore[arg-type]
+
+    assert DEFAULT_STILL_BOX_MODEL.is_file()  # shipped beside the box model
+    assert chosen(None) == DEFAULT_STILL_BOX_MODEL
+    assert chosen(tmp_path / "other_boxes.onnx") is None  # a box model under test is read alone
+    assert chosen(None, "none") is None and chosen(None, one_stage=True) is None
+    given = tmp_path / "b.onnx"
+    given.write_bytes(b"x")
+    assert chosen(tmp_path / "other_boxes.onnx", str(given)) == given
+
+
 def test_eval_names_a_missing_set(model, capsys, tmp_path):
     assert main(["eval", "--model", str(model), "--set", str(tmp_path / "nope")]) == 2
     assert "nope: evaluation set not found" in capsys.readouterr().err
