@@ -224,11 +224,14 @@ class TwoStage:
             f"{self.box_conf}, {self.classifier.path.name} x{self.classifier.turns} turns"
             f"{'' if self.min_prob == DEFAULT_MIN_PROB else f', names at {self.min_prob}'}"
             f"{', still-picture rules' if self.still else ''}"
-            f"{'' if self.still_boxes is None else f' + {self.still_boxes.model.name} boxes'}"
-            f"{'' if self.still_boxes is None else f' from {STILL_BOX_CONF}'}"
+            f"{'' if self.still_boxes is None else self._second_look()}"
             f"{', felt learnt' if self.background is not None else ''}"
             f"{'' if self.weak_prob is None else f', weak readings from {self.weak_prob}'})"
         )
+
+    def _second_look(self) -> str:
+        name = getattr(self.still_boxes, "model", Path("?")).name
+        return f" + {name} boxes from {STILL_BOX_CONF}"
 
     @property
     def backend_name(self) -> str:
