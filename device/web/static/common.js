@@ -68,6 +68,11 @@ function contractNode(state, c) {
     level ? el("span", { class: "badge coinche" }, level) : null);
 }
 
+// A play by its trick and place in it, as players count (plays are numbered from 0 in a deal).
+function playName(play) {
+  return (T.play_no || "{t}.{n}").replace("{t}", Math.floor(play / 4) + 1).replace("{n}", (play % 4) + 1);
+}
+
 function resultWord(r) {
   return r ? (T[r] || r) : "";
 }
@@ -95,4 +100,4 @@ function healthNode(h) {
 }
 
 window.Belote = { LANG, params, loadWords, el, cardName, cardImg, suitSpan, seatLabel, teamLabel,
-                  contractNode, resultWord, connect, healthNode, T: () => T };
+                  contractNode, playName, resultWord, connect, healthNode, T: () => T };

@@ -95,7 +95,7 @@
       const data = await api("GET", `possible?play=${play}`);
       const T = B.T();
       box.replaceChildren(
-        el("p", {}, `${T.correct_card} ${play} (${B.seatLabel(state, data.seat)}) : `,
+        el("p", {}, `${T.correct_card} : ${B.playName(play)} (${B.seatLabel(state, data.seat)}) : `,
           B.cardImg(data.card, "card micro"), " →"),
         el("div", { class: "choices" }, data.possible.map((c) =>
           el("button", { class: "choice", "data-card": c, title: B.cardName(c),
@@ -110,8 +110,10 @@
     if (!d || !d.plays.length) { box.replaceChildren(el("p", { class: "muted" }, "—")); return; }
     box.replaceChildren(...d.plays.map((p) => el("button", {
       class: `play${p.uncertain ? " uncertain" : ""}${p.read_as ? " corrected" : ""}`,
-      "data-play": p.play, title: `${p.play} · ${p.seat}`, onclick: () => choose(p.play) },
-      el("span", { class: "play-no" }, `${p.play} ${p.seat}`), B.cardImg(p.card, "card mini"))));
+      "data-play": p.play, title: `${B.playName(p.play)} · ${B.seatLabel(s, p.seat)}`,
+      onclick: () => choose(p.play) },
+      el("span", { class: "play-no" }, `${Math.floor(p.play / 4) + 1}·${(p.play % 4) + 1} ${p.seat}`),
+      B.cardImg(p.card, "card mini"))));
   }
 
   function renderFlags(s) {
@@ -121,10 +123,10 @@
     if (!flags.length) { box.replaceChildren(el("p", { class: "muted" }, T.no_flags)); return; }
     box.replaceChildren(...flags.map((f) => el("div", { class: `flag ${f.decision}` },
       el("div", { class: "flag-head" }, B.cardImg(f.card, "card mini"),
-        el("div", {}, el("b", {}, `${f.play} · ${B.seatLabel(s, f.seat)} · ${B.cardName(f.card)}`),
+        el("div", {}, el("b", {}, `${B.playName(f.play)} · ${B.seatLabel(s, f.seat)} · ${B.cardName(f.card)}`),
           el("div", { class: "rule" }, T[`rule_${f.rule}`] || f.rule),
-          f.proof ? el("div", { class: "muted" }, `${T.proof} : ${f.proof.play} ${B.cardName(f.proof.card)}`) : null,
-          f.unless ? el("div", { class: "unless" }, `${T.unless.replace("{play}", f.unless.play)} ${B.cardName(f.unless.card)}`) : null),
+          f.proof ? el("div", { class: "muted" }, `${T.proof} : ${B.playName(f.proof.play)} ${B.cardName(f.proof.card)}`) : null,
+          f.unless ? el("div", { class: "unless" }, `${T.unless.replace("{play}", B.playName(f.unless.play))} ${B.cardName(f.unless.card)}`) : null),
         el("span", { class: `badge ${f.decision}` }, T[f.decision])),
       el("div", { class: "row-form" },
         el("button", { onclick: () => act("ruling", { play: f.play, rule: f.rule, decision: "accepted" }) }, T.accept),
@@ -133,7 +135,7 @@
 
   // The journal in words: what each change of the referee did, before and after.
   function playLabel(T, play, seat) {
-    return `${T.play_no.replace("{n}", play)}${seat ? ` (${B.seatLabel(state || {}, seat)})` : ""}`;
+    return `${B.playName(play)}${seat ? ` (${B.seatLabel(state || {}, seat)})` : ""}`;
   }
 
   function rulesLabel(rules) {

@@ -107,7 +107,7 @@
         el("span", { class: `badge ${f.decision}` }, T[f.decision] || f.decision)),
       f.proof ? el("div", { class: "proof" }, `${T.proof}${B.LANG === "fr" ? " :" : ":"} ${B.seatLabel(s, f.proof.seat)} `,
         B.cardImg(f.proof.card, "card micro"), ` (${T.trick} ${Math.floor(f.proof.play / 4) + 1})`) : null,
-      f.unless ? el("div", { class: "unless" }, `${T.unless.replace("{play}", f.unless.play)} `,
+      f.unless ? el("div", { class: "unless" }, `${T.unless.replace("{play}", B.playName(f.unless.play))} `,
         B.cardImg(f.unless.card, "card micro"), ` ${B.cardName(f.unless.card)}`) : null,
       f.evidence ? el("a", { href: f.evidence, target: "_blank" },
         el("img", { class: "evidence", src: f.evidence, alt: T.evidence,

@@ -145,8 +145,8 @@ def test_a_referee_correction_changes_the_score_page(live, browser, js_errors, r
     row.wait_for(timeout=2000)  # the journal says it in words: play, who played it, the cards
     cells = row.locator("td").all_inner_texts()
     assert cells[2] == "Correction · Donne 1"
-    assert cells[3:] == [f"carte 0 ({who}) : {card_name(wrong)}",
-                         f"carte 0 ({who}) : {card_name(real)}"]
+    assert cells[3:] == [f"pli 1, carte 1 ({who}) : {card_name(wrong)}",
+                         f"pli 1, carte 1 ({who}) : {card_name(real)}"]
     shot(console, "referee-console.png", full_page=True)
     assert live.store.events()[-1].type == "correction"
     fixed = live.store.last_seq
@@ -154,7 +154,7 @@ def test_a_referee_correction_changes_the_score_page(live, browser, js_errors, r
     undo = console.locator('#audit tr[data-type="undo"]').first
     undo.wait_for(timeout=2000)
     assert undo.locator("td").all_inner_texts()[3:] == [
-        f"#{fixed} Correction : carte 0 : {card_name(real)}", "annulé"]
+        f"#{fixed} Correction : pli 1, carte 1 : {card_name(real)}", "annulé"]
     assert console.locator('#audit tr.undone[data-type="correction"]').count() == 1
     ctx.close()
 
@@ -228,5 +228,5 @@ def test_a_flag_in_doubt_says_which_card_to_check(live, page, revoke_deal) -> No
     wait_seq(page, live.store.last_seq)
     line = page.locator("#flags .flag .unless")
     line.wait_for(timeout=3000)
-    assert f"no fault if card {i} was" in line.text_content()
+    assert f"no fault if trick {i // 4 + 1}, card {i % 4 + 1} was" in line.text_content()
     assert line.locator(f'img[data-card="{other}"]').count() == 1
