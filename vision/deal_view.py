@@ -394,7 +394,7 @@ def _pick(left: list[tuple[str, float]], possible: set[str] | None) -> str:
     one they allow with 0.15 of the votes. The proofs only break a weak reading: a strong one
     that breaks a rule is a violation to flag, never something to explain away."""
     top, share = left[0]
-    if possible is not None and ruled_out(top, share, possible):
+    if possible is not None and ruled_out(top, share, possible):  # (narrows it for below)
         return next((c for c, v in left[1:] if c in possible and v >= 0.15), top)
     return top
 

@@ -118,7 +118,6 @@ class SetReport:
             ],
         }
 
-
     def by_design(self) -> dict[str, dict[str, object]]:
         """Precision, recall, perfect share and decoys per card design, when the set names more
         than one (rendered scenes: the held-out decks read one by one); else empty."""

@@ -134,7 +134,7 @@
   }
 
   // The journal in words: what each change of the referee did, before and after.
-  function playLabel(T, play, seat) {
+  function playLabel(play, seat) {
     return `${B.playName(play)}${seat ? ` (${B.seatLabel(state || {}, seat)})` : ""}`;
   }
 
@@ -160,8 +160,8 @@
       case "announce": return `${seat(v.seat)} : ${(v.cards || []).map(B.cardName).join(" ")}`;
       case "belote": return `${seat(v.seat)} : ${T.belote}`;
       case "card_played": return `${seat(v.seat)} : ${B.cardName(v.card)}`;
-      case "correction": return `${playLabel(T, v.play, played)} : ${v.card ? B.cardName(v.card) : "?"}`;
-      case "ruling": return `${playLabel(T, v.play, played)}${v.rule ? ` · ${T[`rule_${v.rule}`] || v.rule}` : ""}`
+      case "correction": return `${playLabel(v.play, played)} : ${v.card ? B.cardName(v.card) : "?"}`;
+      case "ruling": return `${playLabel(v.play, played)}${v.rule ? ` · ${T[`rule_${v.rule}`] || v.rule}` : ""}`
         + ` : ${T[v.decision] || v.decision}`;
       case "deal_over": return T.deal_over;
       case "undo": return v.type ? [`#${v.seq} ${T[`ev_${v.type}`] || v.type} : `, describe(v.type, v.data)] : "—";
