@@ -17,6 +17,7 @@ COMMANDS = (
     "demo",
     "score",
     "run",
+    "room",
     "replay",
     "simulate",
     "detect",

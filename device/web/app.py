@@ -152,12 +152,12 @@ def create_app(store: EventStore, health: object | None = None, config: object |
 
     for route, page in (("/", "index.html"), ("/referee", "referee.html"),
                         ("/overlay", "overlay.html")):
-        app.add_api_route(route, _page(page), methods=["GET"], include_in_schema=False)
+        app.add_api_route(route, page_route(page), methods=["GET"], include_in_schema=False)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
 
 
-def _page(name: str) -> Any:
+def page_route(name: str) -> Any:
     path = STATIC / name
 
     async def page() -> FileResponse:

@@ -97,6 +97,15 @@ _FR = {
     "ev_ruling": "Décision",
     "ev_deal_over": "Fin de donne",
     "ev_undo": "Annulation",
+    "room_title": "Salle du tournoi",
+    "room_live": "{n} en direct",
+    "room_offline": "{n} sans réponse",
+    "offline_since": "sans réponse depuis {time}",
+    "waiting": "pas encore jointe",
+    "deals_played": "{n} donnes jouées",
+    "deals_played_one": "1 donne jouée",
+    "to_judge": "{n} à juger",
+    "game_over": "Partie terminée",
 }
 
 _EN = {
@@ -192,6 +201,15 @@ _EN = {
     "ev_ruling": "Ruling",
     "ev_deal_over": "End of deal",
     "ev_undo": "Undo",
+    "room_title": "Tournament room",
+    "room_live": "{n} live",
+    "room_offline": "{n} not answering",
+    "offline_since": "not answering since {time}",
+    "waiting": "not reached yet",
+    "deals_played": "{n} deals played",
+    "deals_played_one": "1 deal played",
+    "to_judge": "{n} to judge",
+    "game_over": "Game over",
 }
 
 # Corner letters printed on the card pictures.

@@ -48,6 +48,7 @@ def api_router(cache: StateCache, push: Broadcaster, health: object | None,
                evidence_dir: Path | None, delay_max: float) -> APIRouter:
     """The /api/* read routes plus /cards and /evidence."""
     router = APIRouter()
+    router.include_router(pages_router())
 
     def limited(delay: float) -> float:
         if delay > delay_max:
@@ -88,12 +89,6 @@ def api_router(cache: StateCache, push: Broadcaster, health: object | None,
     def get_health() -> dict[str, Any] | None:
         return health_json(health)
 
-    @router.get("/api/i18n", tags=["pages"], summary="The words of the pages")
-    def i18n(lang: Annotated[str, Query(max_length=5)] = "fr") -> dict[str, str]:
-        if lang not in LANGS:
-            raise HTTPException(422, f"lang: expected one of {', '.join(LANGS)}, got {lang!r}")
-        return words(lang)
-
     @router.get("/api/events/stream", tags=["state"],
                 summary="Server-sent events: `state` on every change, `health` every 2 s",
                 response_class=StreamingResponse)
@@ -130,6 +125,30 @@ def api_router(cache: StateCache, push: Broadcaster, health: object | None,
         return StreamingResponse(messages(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
+    @router.get("/evidence/{path:path}", tags=["pages"], summary="An evidence picture")
+    def evidence(path: str) -> FileResponse:
+        if evidence_dir is None:
+            raise HTTPException(404, "no evidence folder configured")
+        root = evidence_dir.resolve()
+        for candidate in (root / path, root.parent / path):
+            full = candidate.resolve()
+            if full.is_relative_to(root) and full.is_file():
+                return FileResponse(full)
+        raise HTTPException(404, f"no evidence picture {path!r}")
+
+    return router
+
+
+def pages_router() -> APIRouter:
+    """What every page needs whatever it shows: its words and the card pictures."""
+    router = APIRouter()
+
+    @router.get("/api/i18n", tags=["pages"], summary="The words of the pages")
+    def i18n(lang: Annotated[str, Query(max_length=5)] = "fr") -> dict[str, str]:
+        if lang not in LANGS:
+            raise HTTPException(422, f"lang: expected one of {', '.join(LANGS)}, got {lang!r}")
+        return words(lang)
+
     @router.get("/cards/{name}.svg", tags=["pages"], summary="A card picture")
     def card(name: str, lang: Annotated[str, Query(max_length=5)] = "fr") -> Response:
         key = name.upper()
@@ -141,16 +160,5 @@ def api_router(cache: StateCache, push: Broadcaster, health: object | None,
             raise HTTPException(404, f"unknown card {name!r}: expected e.g. JH, TS, 7C or back")
         return Response(svg, media_type="image/svg+xml",
                         headers={"Cache-Control": "public, max-age=86400"})
-
-    @router.get("/evidence/{path:path}", tags=["pages"], summary="An evidence picture")
-    def evidence(path: str) -> FileResponse:
-        if evidence_dir is None:
-            raise HTTPException(404, "no evidence folder configured")
-        root = evidence_dir.resolve()
-        for candidate in (root / path, root.parent / path):
-            full = candidate.resolve()
-            if full.is_relative_to(root) and full.is_file():
-                return FileResponse(full)
-        raise HTTPException(404, f"no evidence picture {path!r}")
 
     return router

@@ -13,10 +13,10 @@ import pytest
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 
 
-def _unit() -> configparser.ConfigParser:
+def _unit(name: str = "belote.service") -> configparser.ConfigParser:
     parser = configparser.ConfigParser(strict=True, interpolation=None)
     parser.optionxform = str  # systemd keys are case-sensitive
-    parser.read_string((DEPLOY / "belote.service").read_text(encoding="utf-8"))
+    parser.read_string((DEPLOY / name).read_text(encoding="utf-8"))
     return parser
 
 
@@ -34,6 +34,22 @@ def test_unit_restarts_on_failure_and_stops_on_sigterm() -> None:
     assert exec_start[exec_start.index("--config") + 1] == "/etc/belote/config.yaml"
     assert "YOLO_OFFLINE=1" in service["Environment"].split()
     assert unit["Install"]["WantedBy"] == "multi-user.target"
+
+
+def test_the_room_board_unit_serves_the_example_tables_file() -> None:
+    from device.cli import build_parser
+    from device.room import load_tables
+
+    unit = _unit("belote-room.service")
+    service = unit["Service"]
+    assert service["Restart"] == "on-failure" and service["User"] == "belote"
+    argv = service["ExecStart"].split()
+    assert argv[0] == "/opt/belote/venv/bin/belote"
+    args = build_parser().parse_args(argv[1:])  # the unit's command line parses as written
+    assert args.command == "room" and str(args.tables) == "/etc/belote/tables.yaml"
+    tables = load_tables(DEPLOY / "tables.example.yaml")
+    assert [t.name for t in tables] == ["Table 1", "Table 2", "Table 3"]
+    assert all(t.url.startswith("http://") and t.url.endswith(":8000") for t in tables)
 
 
 def test_install_script_is_valid_bash() -> None:

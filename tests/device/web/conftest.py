@@ -1,4 +1,5 @@
-"""Fixtures for the web tests: a store, the app, a simulated deal with a revoke, a live server."""
+"""Fixtures for the web tests: a store, the app, a simulated deal with a revoke, a live server,
+and headless Chromium (Playwright) for the browser tests."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from web_helpers import PIN, sim_deal
+from web_helpers import CHROMIUM, PIN, sim_deal
 
 from device.store import EventStore
 from device.web.app import create_app
@@ -41,15 +42,18 @@ def free_port() -> int:
 
 
 class LiveServer:
-    """uvicorn on 127.0.0.1 in a thread, for the browser and the streaming tests."""
+    """uvicorn on 127.0.0.1 in a thread, for the browser and the streaming tests: a table's app
+    over `store`, or any `app` given."""
 
-    def __init__(self, store: EventStore, **kwargs: Any) -> None:
+    def __init__(self, store: EventStore | None, app: Any = None, **kwargs: Any) -> None:
         import uvicorn
 
         self.store = store
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        app = create_app(store, referee_pin=PIN, **kwargs)
+        if app is None:
+            assert store is not None
+            app = create_app(store, referee_pin=PIN, **kwargs)
         config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning",
                                 lifespan="on", timeout_graceful_shutdown=1)
         self.server = uvicorn.Server(config)
@@ -75,3 +79,43 @@ def live(tmp_path: Any) -> Iterator[LiveServer]:
     with LiveServer(s) as server:
         yield server
     s.close()
+
+
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def js_errors(browser: Any) -> Iterator[list[str]]:
+    """Every uncaught script error of every page the test opens; none allowed."""
+    errors: list[str] = []
+    original = browser.new_context
+
+    def new_context(**kwargs: Any) -> Any:
+        ctx = original(**kwargs)
+        ctx.on("page", lambda p: p.on("pageerror", lambda e: errors.append(str(e))))
+        return ctx
+
+    browser.new_context = new_context
+    yield errors
+    browser.new_context = original
+    assert errors == []
+
+
+@pytest.fixture
+def page(browser: Any, js_errors: list[str]) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1366, "height": 860})
+    p = context.new_page()
+    p.set_default_timeout(5000)
+    yield p
+    context.close()

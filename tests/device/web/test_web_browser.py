@@ -7,69 +7,15 @@ would. Screenshots of the three pages land in docs/screenshots/.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import PIN, doubtful_revoke, play, start
+from web_helpers import BROWSER, PIN, doubtful_revoke, play, shot, start
 
 from device.web.i18n import card_name
 
-CHROMIUM = Path("/usr/bin/chromium")
-SHOTS = Path(__file__).resolve().parents[3] / "docs" / "screenshots"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(),
-                       reason="needs Debian's chromium at /usr/bin/chromium "
-                              "(apt-get install -y chromium)"),
-]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def js_errors(browser: Any) -> Iterator[list[str]]:
-    """Every uncaught script error of every page the test opens; none allowed."""
-    errors: list[str] = []
-    original = browser.new_context
-
-    def new_context(**kwargs: Any) -> Any:
-        ctx = original(**kwargs)
-        ctx.on("page", lambda p: p.on("pageerror", lambda e: errors.append(str(e))))
-        return ctx
-
-    browser.new_context = new_context
-    yield errors
-    browser.new_context = original
-    assert errors == []
-
-
-@pytest.fixture
-def page(browser: Any, js_errors: list[str]) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1366, "height": 860})
-    p = context.new_page()
-    p.set_default_timeout(5000)
-    yield p
-    context.close()
-
-
-def shot(page: Any, name: str, **kwargs: Any) -> Path:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    path = SHOTS / name
-    page.screenshot(path=str(path), animations="disabled", **kwargs)
-    return path
+pytestmark = BROWSER
 
 
 def wait_seq(page: Any, seq: int) -> None:

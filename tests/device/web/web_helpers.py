@@ -7,10 +7,22 @@ import ...` would pick whichever was imported first.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from device.store import EventStore
 
+CHROMIUM = Path("/usr/bin/chromium")
+SHOTS = Path(__file__).resolve().parents[3] / "docs" / "screenshots"
+# Marks of every browser test module (`pytestmark = BROWSER`); the fixtures are in conftest.py.
+BROWSER = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(),
+                       reason="needs Debian's chromium at /usr/bin/chromium "
+                              "(apt-get install -y chromium)"),
+]
 PIN = "2468"
 HEADERS = {"X-Referee-Pin": PIN}
 
@@ -49,6 +61,15 @@ def replay(store: EventStore, deal: Any, upto: int = 32, over: bool = True) -> N
         store.append("deal_over", {})
 
 
+def first_proof(deal: Any) -> int:
+    """The play that proves the deal's first violation (its flag shows from then on)."""
+    from engine.record import judge, load_record
+
+    record = {"rules": deal.rules, "dealer": str(deal.dealer), "contract": deal.contract.to_json(),
+              "plays": [[str(s), str(c)] for s, c in deal.plays]}
+    return int(judge(load_record(record))["violations"][0]["proven_by"])
+
+
 def doubtful_revoke(store: EventStore, deal: Any) -> tuple[int, str]:
     """The deal up to the proof of its first violation, the offending card read with a close
     second reading of the suit led (a card not seen yet) that would clear it: (play, that card)."""
@@ -70,3 +91,11 @@ def doubtful_revoke(store: EventStore, deal: Any) -> tuple[int, str]:
         else:
             play(store, deal, k)
     return i, other
+
+
+def shot(page: Any, name: str, **kwargs: Any) -> Path:
+    """A screenshot of `page` into docs/screenshots/<name>."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / name
+    page.screenshot(path=str(path), animations="disabled", **kwargs)
+    return path
