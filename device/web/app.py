@@ -1,7 +1,8 @@
 """The FastAPI application: live score page, referee console, stream overlay and the JSON API.
 
 Pages: `/` (score, `?lang=en`), `/referee` (PIN), `/overlay?layout=bar|trick|score&position=
-top-left|top|top-right|bottom-left|bottom|bottom-right&delay=N` (transparent, 1920x1080).
+top-left|top|top-right|bottom-left|bottom|bottom-right&delay=N` (transparent, 1920x1080),
+`/sheet` (the game's score sheet, printable on one A4 page).
 Read API: `/api/state[?delay=N]`, `/api/events[?since=&limit=]`, `/api/events/stream` (SSE,
 `?delay=N`), `/api/record[?deal=N]` and `/api/record/game` (the engine's record format, as
 downloads), `/api/health`, `/api/i18n?lang=`, `/cards/{JH|back}.svg`, `/evidence/{path}`.
@@ -151,7 +152,7 @@ def create_app(store: EventStore, health: object | None = None, config: object |
     app.include_router(referee_router(store, cache, pin))
 
     for route, page in (("/", "index.html"), ("/referee", "referee.html"),
-                        ("/overlay", "overlay.html")):
+                        ("/overlay", "overlay.html"), ("/sheet", "sheet.html")):
         app.add_api_route(route, page_route(page), methods=["GET"], include_in_schema=False)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app

@@ -91,6 +91,7 @@ class Folded:
     last_seq: int = 0
     last_time: float | None = None
     started: bool = False
+    started_at: float | None = None  # the game_started event's time (the score sheet's date)
 
     @property
     def deal(self) -> DealLog | None:
@@ -135,7 +136,8 @@ def fold(events: Sequence[Event]) -> Folded:
 
 
 def _game_started(game: Folded, ev: Event) -> None:
-    fresh = Folded(last_seq=game.last_seq, last_time=game.last_time, started=True)
+    fresh = Folded(last_seq=game.last_seq, last_time=game.last_time, started=True,
+                   started_at=ev.time)
     fresh.rules = ev.data.get("rules", DEFAULT_RULES)
     fresh.players = {str(k): str(v) for k, v in dict(ev.data.get("players") or {}).items()}
     fresh.teams.update({str(k): str(v) for k, v in dict(ev.data.get("teams") or {}).items()})

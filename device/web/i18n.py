@@ -106,6 +106,20 @@ _FR = {
     "deals_played_one": "1 donne jouée",
     "to_judge": "{n} à juger",
     "game_over": "Partie terminée",
+    "sheet": "Feuille de marque",
+    "print": "Imprimer",
+    "download_game": "Télécharger la partie (JSON)",
+    "started": "Commencée le",
+    "rules": "Règles",
+    "card_points": "Points faits",
+    "deal_score": "Marque",
+    "total": "Total",
+    "in_progress": "Donne {n} en cours",
+    "game_on": "Partie en cours",
+    "decision": "Décision",
+    "signature_referee": "Arbitre",
+    "signature_team": "Pour {team}",
+    "play_where": "Coup",
 }
 
 _EN = {
@@ -210,6 +224,20 @@ _EN = {
     "deals_played_one": "1 deal played",
     "to_judge": "{n} to judge",
     "game_over": "Game over",
+    "sheet": "Score sheet",
+    "print": "Print",
+    "download_game": "Download the game (JSON)",
+    "started": "Started",
+    "rules": "Rules",
+    "card_points": "Card points",
+    "deal_score": "Scored",
+    "total": "Total",
+    "in_progress": "Deal {n} in progress",
+    "game_on": "Game in progress",
+    "decision": "Ruling",
+    "signature_referee": "Referee",
+    "signature_team": "For {team}",
+    "play_where": "Play",
 }
 
 # Corner letters printed on the card pictures.

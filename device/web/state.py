@@ -234,6 +234,7 @@ def game_state(events: Sequence[Event]) -> dict[str, Any]:
                 total[team] += int(score.get(team, 0))
         if d is not deals[-1] or counted:
             history.append({"index": d["index"], "dealer": d["dealer"], "contract": d["contract"],
+                            "announces": d["announces"], "belote": d["belote"],
                             "result": "penalty" if d["penalty"] else d["result"],
                             "score": score if counted else None, "card_points": d["card_points"],
                             "total": dict(total)})
@@ -244,6 +245,7 @@ def game_state(events: Sequence[Event]) -> dict[str, Any]:
     flags = [f for d in deals for f in d["violations"]]
     return {
         "seq": game.last_seq, "time": game.last_time, "started": game.started,
+        "started_at": game.started_at,
         "rules": {"name": rules.name, "target": rules.target, "clockwise": rules.clockwise,
                   "spec": game.rules},
         "players": game.players, "teams": game.teams,

@@ -14,6 +14,8 @@ async function loadWords() {
   document.querySelectorAll("[data-t]").forEach((el) => {
     el.textContent = T[el.dataset.t] || el.dataset.t;
   });
+  // Links between the pages keep the language.
+  if (LANG === "en") document.querySelectorAll("a.sheet-link").forEach((a) => { a.search = "?lang=en"; });
   return T;
 }
 

@@ -312,7 +312,8 @@ def test_words_and_cards_speak_french_by_default(client) -> None:
 
 
 def test_pages_and_openapi_are_served(client) -> None:
-    for path in ("/", "/referee", "/overlay", "/static/style.css", "/static/common.js"):
+    for path in ("/", "/referee", "/overlay", "/sheet", "/static/style.css",
+                 "/static/common.js", "/static/sheet.js"):
         assert client.get(path).status_code == 200, path
     spec = client.get("/openapi.json").json()
     assert "/api/referee/contract" in spec["paths"] and "/api/state" in spec["paths"]
