@@ -14,7 +14,9 @@ With the hands given, violations are known at once (`proven_by` None). Conventio
   "partner holds the trick" no longer has a meaning there.
 - The rule named is the one a full-information check names: if a later play reveals a more
   important broken rule (follow-suit before must-overtrump...), the violation's rule is updated
-  while `proven_by` keeps the earliest proof.
+  while `proven_by` keeps the earliest proof, and `rule_proven_by` names the play that proves the
+  rule now named (a revoke first proven a failure to trump by a trump, then by a card of the suit
+  led: shown to a player, the proof must be of the rule named).
 
 `audit` is the full-information check: on a complete deal, `ObservedDeal.violations` flags exactly
 the plays it flags, with the same rules (tests/engine/test_play_properties.py).
@@ -58,11 +60,15 @@ class Violation:
     # A camera's record: one other reading (play index, card) of a play read in doubt that
     # would clear this violation (`engine.referee`); the referee checks that card first.
     unless: tuple[int, Card] | None = None
+    # When the rule was refined by a play after `proven_by`: that play, which proves `rule`.
+    rule_proven_by: int | None = None
 
     def to_json(self) -> dict[str, object]:
         out: dict[str, object] = {"play": self.play, "seat": str(self.seat),
                                   "card": str(self.card), "rule": self.rule,
                                   "proven_by": self.proven_by}
+        if self.rule_proven_by is not None:
+            out["rule_proven_by"] = self.rule_proven_by
         if self.unless is not None:
             out["unless"] = {"play": self.unless[0], "card": str(self.unless[1])}
         return out
@@ -220,7 +226,9 @@ class ObservedDeal:
                     old = self._violations.get(j.play)
                     proof = index if old is None else old.proven_by
                     j.rank = rank
-                    found.append(self._flag(Violation(j.play, seat, DECK[j.card], rule, proof)))
+                    found.append(self._flag(Violation(j.play, seat, DECK[j.card], rule, proof,
+                                                      rule_proven_by=None if old is None
+                                                      else index)))
                     break
         return found
 

@@ -85,10 +85,12 @@ def _deal_lines(n: int, j: JudgedDeal) -> list[str]:
         elif v.proven_by == v.play:
             proof = "seen at this play"
         else:
-            ps, pc = j.deal.seen[v.proven_by]  # (may lie past an unread play)
+            by = v.proven_by if v.rule_proven_by is None else v.rule_proven_by
+            ps, pc = j.deal.seen[by]  # (may lie past an unread play)
             shown = "a card nobody read" if pc is None else pc
-            proof = (f"proven by play {v.proven_by} (trick {v.proven_by // 4 + 1}): "
-                     f"{ps} played {shown}")
+            proof = f"proven by play {by} (trick {by // 4 + 1}): {ps} played {shown}"
+            if by != v.proven_by:  # the rule was refined: the play was illegal before
+                proof += f"; illegal since play {v.proven_by}"
         out.append(f"    play {v.play} (trick {v.play // 4 + 1}): {v.seat} {v.card} - {v.rule}: "
                    f"{why} ({proof})")
         if v.unless is not None:

@@ -120,6 +120,17 @@ _FR = {
     "signature_referee": "Arbitre",
     "signature_team": "Pour {team}",
     "play_where": "Coup",
+    "trick_no": "pli {t}",
+    "why_follow-suit": "{who} n'a pas fourni à {suit} au {trick} ({card})",
+    "why_must-trump": "{who} devait couper au {trick} et a joué {card}",
+    "why_must-overtrump": "{who} devait surcouper au {trick} et a joué {card}",
+    "why_must-undertrump": "{who} devait sous-couper au {trick} et a joué {card}",
+    "why_must-go-up": "{who} devait monter au {trick} et a joué {card}",
+    "why_out-of-turn": "{who} a joué {card} hors de son tour au {trick}",
+    "why_card-already-played": "{card}, joué par {who} au {trick}, avait déjà été joué",
+    "why_not-in-hand": "{card}, joué par {who} au {trick}, n'était pas dans sa main",
+    "why_false-announce": "{who} a annoncé des cartes qu'il n'avait pas",
+    "why_proof": " — la preuve : {who} joue {card} au {trick}",
 }
 
 _EN = {
@@ -238,6 +249,17 @@ _EN = {
     "signature_referee": "Referee",
     "signature_team": "For {team}",
     "play_where": "Play",
+    "trick_no": "trick {t}",
+    "why_follow-suit": "{who} did not follow {suit} in {trick} ({card})",
+    "why_must-trump": "{who} had to trump in {trick} and played {card}",
+    "why_must-overtrump": "{who} had to overtrump in {trick} and played {card}",
+    "why_must-undertrump": "{who} had to undertrump in {trick} and played {card}",
+    "why_must-go-up": "{who} had to play a higher trump in {trick} and played {card}",
+    "why_out-of-turn": "{who} played {card} out of turn in {trick}",
+    "why_card-already-played": "{card}, played by {who} in {trick}, had already been played",
+    "why_not-in-hand": "{card}, played by {who} in {trick}, was not in their hand",
+    "why_false-announce": "{who} announced cards they did not hold",
+    "why_proof": " — the proof: {who} plays {card} in {trick}",
 }
 
 # Corner letters printed on the card pictures.

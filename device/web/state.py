@@ -190,18 +190,22 @@ def _deal_state(game: Folded, rules: RuleSet, deal: DealLog) -> dict[str, Any]:
 
 def _flag(deal: DealLog, v: dict[str, Any]) -> dict[str, Any]:
     index = int(v["play"])
-    proof = v.get("proven_by")
+    # The play shown as proof proves the rule named (a refined rule: not the earliest proof).
+    proof = v.get("rule_proven_by", v.get("proven_by"))
     ruling = deal.rulings.get(index)
     play = deal.plays[index] if 0 <= index < len(deal.plays) else None
     proof_play = deal.plays[proof] \
         if isinstance(proof, int) and 0 <= proof < len(deal.plays) else None
+    lead = index - index % 4  # the trick's first card: the suit asked for
     return {
         "deal": deal.index, "play": index, "seat": v["seat"], "card": v["card"],
-        "rule": v["rule"], "proven_by": proof,
+        "rule": v["rule"], "proven_by": v.get("proven_by"),
+        "rule_proven_by": v.get("rule_proven_by"),
         "proof": None if proof_play is None else {"play": proof, "seat": proof_play.seat,
                                                   "card": proof_play.card},
         "evidence": _evidence_url(play.evidence if play else None),
         "proof_evidence": _evidence_url(proof_play.evidence if proof_play else None),
+        "led": deal.plays[lead].card if lead < index < len(deal.plays) else None,
         "decision": ruling["decision"] if ruling and ruling["rule"] == v["rule"] else "pending",
         # A misreading of this play would clear the flag: the referee checks that card first.
         "unless": v.get("unless"),

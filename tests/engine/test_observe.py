@@ -72,14 +72,18 @@ def test_out_of_turn_and_card_seen_twice_are_proven_by_the_play_itself() -> None
 
 def test_rule_is_refined_but_proof_index_kept() -> None:
     """coinche-1000: S discards over W's trump, shows a lower trump (must-undertrump) at play 5,
-    then a higher one at play 10: the rule becomes must-overtrump, still proven by play 5."""
+    then a higher one at play 10: the rule becomes must-overtrump, still proven by play 5 (the
+    play was illegal from then on), the rule itself by play 10."""
     rules = find_rules("coinche-1000")
     seq = "N AS, W 9H, S 7C, E 8S, W 7H, S 8H, E TH, N AH, N KH, W QH, S JH, E KD"
     plays = [(Seat.from_str(p.split()[0]), Card.from_str(p.split()[1])) for p in seq.split(", ")]
     obs = _observe(plays[:6], rules=rules)
     assert obs.violations == [Violation(2, Seat.S, Card.from_str("7C"), "must-undertrump", 5)]
     obs = _observe(plays, rules=rules)
-    assert obs.violations == [Violation(2, Seat.S, Card.from_str("7C"), "must-overtrump", 5)]
+    assert obs.violations == [Violation(2, Seat.S, Card.from_str("7C"), "must-overtrump", 5,
+                                        rule_proven_by=10)]
+    assert obs.violations[0].to_json()["rule_proven_by"] == 10
+    assert "rule_proven_by" not in _observe(plays[:6], rules=rules).violations[0].to_json()
 
 
 def test_possible_cards_follow_proven_voids() -> None:

@@ -97,6 +97,28 @@ def test_audit_equality_survives_camera_oddities(gen, seed, preset, oddities) ->
 
 @settings(max_examples=100, deadline=None)
 @given(seed=seeds, preset=presets)
+def test_a_refined_rule_names_the_play_that_proves_it(gen, seed, preset) -> None:
+    """`rule_proven_by`: the same seat's play, after `proven_by`, at which the rule named became
+    the rule named (one play earlier the flag named a lesser rule); set only then."""
+    rng = random.Random(seed)
+    p = gen.play_out(rng, PRESETS[preset], revoke_rate=0.3)
+    obs = ObservedDeal(p.rules, p.contract, p.dealer)
+    named_at: dict[int, tuple[int, str]] = {}  # play -> (the play that set its rule, rule)
+    for i, (seat, card) in enumerate(p.plays):
+        for v in obs.play(seat, card):
+            if named_at.get(v.play, (0, ""))[1] != v.rule:
+                named_at[v.play] = (i, v.rule)
+    for v in obs.violations:
+        if v.rule_proven_by is None:
+            assert named_at[v.play][0] == v.proven_by  # never refined
+            continue
+        assert named_at[v.play] == (v.rule_proven_by, v.rule)
+        assert v.proven_by is not None and v.rule_proven_by > v.proven_by
+        assert p.plays[v.rule_proven_by][0] is v.seat
+
+
+@settings(max_examples=100, deadline=None)
+@given(seed=seeds, preset=presets)
 def test_proven_by_is_the_earliest_proof(gen, seed, preset) -> None:
     """A play is flagged at its proof and not one play earlier; proofs are later same-seat plays."""
     rng = random.Random(seed)

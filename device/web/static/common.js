@@ -75,6 +75,21 @@ function playName(play) {
   return (T.play_no || "{t}.{n}").replace("{t}", Math.floor(play / 4) + 1).replace("{n}", (play % 4) + 1);
 }
 
+// A flagged play in one sentence, with the later play that proves it (families argue less).
+function explain(state, f) {
+  const text = T[`why_${f.rule}`];
+  if (!text) return "";
+  const trick = (p) => (T.trick_no || "{t}").replace("{t}", Math.floor(p / 4) + 1);
+  const fill = (s, values) => Object.entries(values).reduce((out, [k, v]) => out.replaceAll(`{${k}}`, v), s);
+  let out = fill(text, { who: seatLabel(state, f.seat), card: cardName(f.card), trick: trick(f.play),
+                         suit: f.led ? SUITS[f.led.slice(-1)] : "" });
+  if (f.proof && f.proof.play !== f.play && T.why_proof) {
+    out += fill(T.why_proof, { who: seatLabel(state, f.proof.seat), card: cardName(f.proof.card),
+                               trick: trick(f.proof.play) });
+  }
+  return `${out}.`;
+}
+
 function resultWord(r) {
   return r ? (T[r] || r) : "";
 }
@@ -102,4 +117,4 @@ function healthNode(h) {
 }
 
 window.Belote = { LANG, params, loadWords, el, cardName, cardImg, suitSpan, seatLabel, teamLabel,
-                  contractNode, playName, resultWord, connect, healthNode, T: () => T };
+                  contractNode, playName, explain, resultWord, connect, healthNode, T: () => T };

@@ -125,7 +125,7 @@
       el("div", { class: "flag-head" }, B.cardImg(f.card, "card mini"),
         el("div", {}, el("b", {}, `${B.playName(f.play)} · ${B.seatLabel(s, f.seat)} · ${B.cardName(f.card)}`),
           el("div", { class: "rule" }, T[`rule_${f.rule}`] || f.rule),
-          f.proof ? el("div", { class: "muted" }, `${T.proof} : ${B.playName(f.proof.play)} ${B.cardName(f.proof.card)}`) : null,
+          el("div", { class: "why" }, B.explain(s, f)),
           f.unless ? el("div", { class: "unless" }, `${T.unless.replace("{play}", B.playName(f.unless.play))} ${B.cardName(f.unless.card)}`) : null),
         el("span", { class: `badge ${f.decision}` }, T[f.decision])),
       el("div", { class: "row-form" },

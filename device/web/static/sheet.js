@@ -63,10 +63,8 @@
     const T = B.T();
     if (!s.flags.length) return [];
     return [el("h2", {}, T.flags), ...s.flags.map((f) => el("div", { class: "sheet-flag", "data-decision": f.decision },
-      `${T.deal} ${f.deal}, ${B.playName(f.play)} · ${B.seatLabel(s, f.seat)} ${B.cardName(f.card)} · `,
-      el("b", {}, T[`rule_${f.rule}`] || f.rule),
-      f.proof ? ` · ${T.proof} : ${B.playName(f.proof.play)} ${B.cardName(f.proof.card)}` : "",
-      ` · ${T.decision} : ${T[f.decision] || f.decision}`))];
+      el("b", {}, `${T.deal} ${f.deal} · ${T[`rule_${f.rule}`] || f.rule}`), ` : ${B.explain(s, f)} `,
+      `${T.decision} : ${T[f.decision] || f.decision}.`))];
   }
 
   function foot(s) {

@@ -8,9 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import LiveServer, free_port
 from fastapi.testclient import TestClient
-from web_helpers import first_proof, play, start
+from web_helpers import LiveServer, first_proof, free_port, play, start
 
 from device.cli import main
 from device.room import Room, RoomError, Table, fetch_state, load_tables, parse_table, tile

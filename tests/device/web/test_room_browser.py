@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from conftest import LiveServer, free_port
 from fastapi import FastAPI
-from web_helpers import BROWSER, first_proof, play, shot, sim_deal, start
+from web_helpers import BROWSER, LiveServer, first_proof, free_port, play, shot, sim_deal, start
 
 from device.room import Room, Table
 from device.store import EventStore

@@ -55,7 +55,11 @@ def test_a_replayed_deal_is_scored_and_its_revoke_flagged(client, store, revoke_
     assert flag["play"] == revoke_deal.illegal[0]
     seat, card = revoke_deal.plays[flag["play"]]
     assert (flag["seat"], flag["card"]) == (str(seat), str(card))
-    assert flag["proof"]["play"] == flag["proven_by"] > flag["play"]
+    # Its first proof (a trump: a failure to trump) came before the proof of the revoke named
+    # (a card of the suit led): the play shown as proof is the second.
+    assert flag["rule"] == "follow-suit" and flag["proven_by"] > flag["play"]
+    assert flag["proof"]["play"] == flag["rule_proven_by"] > flag["proven_by"]
+    assert flag["proof"]["card"][-1] == flag["led"][-1] != revoke_deal.contract.to_json()["trump"]
     assert flag["evidence"] == f"/evidence/evidence/{flag['play']:06d}.jpg"
     assert flag["decision"] == "pending"
 

@@ -176,3 +176,29 @@ def test_a_flag_in_doubt_says_which_card_to_check(live, page, revoke_deal) -> No
     line.wait_for(timeout=3000)
     assert f"no fault if trick {i // 4 + 1}, card {i % 4 + 1} was" in line.text_content()
     assert line.locator(f'img[data-card="{other}"]').count() == 1
+
+
+def test_a_flag_says_in_one_sentence_what_was_broken_and_what_proves_it(live, page,
+                                                                         revoke_deal) -> None:
+    from device.web.state import StateCache
+
+    players = {"N": "Anne", "E": "Bruno", "S": "Chloé", "W": "Driss"}
+    start(live.store, revoke_deal, players=players)
+    for i in range(32):  # the whole deal: its first proof flags a must-trump, later plays a revoke
+        play(live.store, revoke_deal, i)
+    flag = StateCache(live.store).state()["flags"][0]
+    i, proof = flag["play"], flag["proof"]
+    assert flag["rule"] == "follow-suit"
+    assert flag["led"] == str(revoke_deal.plays[i - i % 4][1])  # the trick's first card
+    suit = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[flag["led"][-1]]
+    page.goto(live.url + "/")
+    wait_seq(page, live.store.last_seq)
+    assert page.locator("#flags .flag .why").text_content() == (
+        f"{players[flag['seat']]} n'a pas fourni à {suit} au pli {i // 4 + 1} "
+        f"({card_name(flag['card'])}) — la preuve : {players[proof['seat']]} joue "
+        f"{card_name(proof['card'])} au pli {proof['play'] // 4 + 1}.")
+    page.goto(live.url + "/sheet?lang=en")
+    wait_seq(page, live.store.last_seq)
+    assert (f"{players[flag['seat']]} did not follow {suit} in trick {i // 4 + 1} "
+            f"({card_name(flag['card'], 'en')}) — the proof: ") in page.locator(
+                ".sheet-flag").text_content()
