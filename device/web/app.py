@@ -1,7 +1,8 @@
 """The FastAPI application: live score page, referee console, stream overlay and the JSON API.
 
 Pages: `/` (score, `?lang=en`), `/referee` (PIN), `/overlay?layout=bar|trick|score&position=
-top-left|top|top-right|bottom-left|bottom|bottom-right&delay=N` (transparent, 1920x1080),
+top-left|top|top-right|bottom-left|bottom|bottom-right&delay=N&flag_s=10&flags=1` (transparent,
+1920x1080; a new flagged play pops up for flag_s seconds),
 `/sheet` (the game's score sheet, printable on one A4 page).
 Read API: `/api/state[?delay=N]`, `/api/events[?since=&limit=]`, `/api/events/stream` (SSE,
 `?delay=N`), `/api/record[?deal=N]` and `/api/record/game` (the engine's record format, as

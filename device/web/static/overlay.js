@@ -1,4 +1,5 @@
 // OBS browser source: transparent 1920x1080 page; ?layout=bar|trick|score &position=... &delay=N
+// A new flagged play pops up in a banner for flag_s seconds (?flag_s=N, 10; ?flags=0: never).
 "use strict";
 (() => {
   const B = window.Belote;
@@ -10,6 +11,10 @@
   const delay = Math.max(0, Number(B.params.get("delay")) || 0);
   const stage = document.getElementById("stage");
   stage.classList.add(`layout-${layout}`, `pos-${position}`);
+  const showFlags = B.params.get("flags") !== "0";
+  const flagSeconds = Math.min(60, Math.max(1, Number(B.params.get("flag_s")) || 10));
+  let seenFlags = null;  // flags present when the source (re)loaded are not news
+  let flagTimer = null;
 
   function score(s) {
     return el("div", { class: "o-score" },
@@ -40,7 +45,25 @@
       delay ? el("span", { class: "o-delay" }, `${T.delay} ${delay}s`) : null);
   }
 
+  // A flag the stream has not shown yet: the rule broken, in one sentence, for flagSeconds.
+  function popFlag(s) {
+    const key = (f) => `${f.deal}:${f.play}:${f.rule}`;
+    const fresh = s.flags.filter((f) => f.decision === "pending" && !(seenFlags || new Set()).has(key(f)));
+    if (seenFlags === null) fresh.length = 0;
+    seenFlags = new Set(s.flags.map(key));
+    if (!showFlags || !fresh.length) return;
+    const f = fresh[fresh.length - 1];
+    const T = B.T();
+    const banner = document.getElementById("flag");
+    banner.replaceChildren(el("div", { class: "o-flag-rule" }, `⚑ ${T[`rule_${f.rule}`] || f.rule}`),
+      el("div", { class: "o-flag-why" }, B.explain(s, f)));
+    banner.hidden = false;
+    clearTimeout(flagTimer);
+    flagTimer = setTimeout(() => { banner.hidden = true; }, flagSeconds * 1000);
+  }
+
   function render(s) {
+    popFlag(s);
     document.body.dataset.seq = s.seq;
     const parts = layout === "score" ? [score(s)]
       : layout === "trick" ? [trick(s), contract(s)]

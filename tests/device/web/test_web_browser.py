@@ -153,6 +153,43 @@ def test_the_overlay_background_is_transparent(live, browser, js_errors, revoke_
     ctx.close()
 
 
+def test_a_new_flag_pops_up_on_the_overlay_for_a_while(live, browser, js_errors,
+                                                      revoke_deal) -> None:
+    from web_helpers import first_proof
+
+    players = {"N": "Anne", "E": "Bruno", "S": "Chloé", "W": "Driss"}
+    start(live.store, revoke_deal, players=players)
+    proof = first_proof(revoke_deal)
+    offender = players[str(revoke_deal.plays[revoke_deal.illegal[0]][0])]
+    for i in range(proof):
+        play(live.store, revoke_deal, i)
+    ctx = browser.new_context(viewport={"width": 1920, "height": 1080})
+    stream, quiet = ctx.new_page(), ctx.new_page()
+    stream.goto(live.url + "/overlay?position=bottom&flag_s=2")
+    quiet.goto(live.url + "/overlay?flags=0")
+    for page in (stream, quiet):
+        wait_seq(page, live.store.last_seq)
+    assert stream.locator("#flag").is_hidden()
+    t0 = time.monotonic()
+    play(live.store, revoke_deal, proof)  # the card that proves the flag
+    banner = stream.locator("#flag")
+    banner.wait_for(state="visible", timeout=3000)
+    assert time.monotonic() - t0 < 1.5
+    # At its first proof (a trump) the revoke is a failure to trump; later cards rename it.
+    assert banner.locator(".o-flag-rule").text_content() == "⚑ devait couper"
+    assert banner.locator(".o-flag-why").text_content().startswith(f"{offender} devait couper au")
+    assert banner.bounding_box()["y"] < 200  # at the top: the score box is at the bottom
+    shot(stream, "overlay-flag.png", omit_background=True)
+    wait_seq(quiet, live.store.last_seq)
+    assert quiet.locator("#flag").is_hidden()  # ?flags=0
+    banner.wait_for(state="hidden", timeout=4000)  # gone after flag_s
+    stream.reload()
+    wait_seq(stream, live.store.last_seq)
+    stream.wait_for_timeout(500)
+    assert stream.locator("#flag").is_hidden()  # a flag already there on load is not news
+    ctx.close()
+
+
 def test_the_score_page_fits_a_phone(live, browser, js_errors, revoke_deal) -> None:
     from web_helpers import replay
 
