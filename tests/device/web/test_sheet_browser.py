@@ -81,3 +81,18 @@ def test_the_score_page_links_to_the_sheet_in_its_language(live: Any, browser: A
     page.wait_for_function("document.querySelector('.sheet h1')?.textContent === 'Score sheet'")
     assert "Game in progress" in page.locator(".sheet-final").text_content()
     ctx.close()
+
+
+def test_the_sheet_fits_a_phone_its_table_scrolling_sideways(live: Any, browser: Any,
+                                                             js_errors: list[str],
+                                                             revoke_deal: Any) -> None:
+    from web_helpers import replay
+
+    replay(live.store, revoke_deal)
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2)
+    page = ctx.new_page()
+    page.goto(live.url + "/sheet")
+    page.wait_for_function(f"Number(document.body.dataset.seq || 0) >= {live.store.last_seq}")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # the page: no overflow
+    assert page.locator(".deals tbody tr").count() == 1
+    ctx.close()
