@@ -15,6 +15,8 @@
   const flagSeconds = Math.min(60, Math.max(1, Number(B.params.get("flag_s")) || 10));
   let seenFlags = null;  // flags present when the source (re)loaded are not news
   let flagTimer = null;
+  // The banner goes opposite the box (OBS's browser may predate CSS :has, so a class, not a rule).
+  if (position.startsWith("top")) document.getElementById("flag").classList.add("at-bottom");
 
   function score(s) {
     return el("div", { class: "o-score" },

@@ -182,6 +182,8 @@ def test_a_new_flag_pops_up_on_the_overlay_for_a_while(live, browser, js_errors,
     shot(stream, "overlay-flag.png", omit_background=True)
     wait_seq(quiet, live.store.last_seq)
     assert quiet.locator("#flag").is_hidden()  # ?flags=0
+    quiet.goto(live.url + "/overlay?position=top-right")  # the box at the top: the banner below
+    assert quiet.locator("#flag").get_attribute("class") == "o-flag at-bottom"
     banner.wait_for(state="hidden", timeout=4000)  # gone after flag_s
     stream.reload()
     wait_seq(stream, live.store.last_seq)
