@@ -12,6 +12,7 @@ rebuilt from the log, so a restart resumes the game exactly where it was.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
@@ -43,6 +44,7 @@ class Health:
     started: float = field(default_factory=time.time)
     last_error: str | None = None
     running: bool = False
+    evidence_failures: int = 0  # plays stored without their picture (disk full, read-only)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -58,6 +60,7 @@ class Health:
             "uptime_s": round(time.time() - self.started, 1),
             "last_error": self.last_error,
             "running": self.running,
+            "evidence_failures": self.evidence_failures,
         }
 
     def _smooth(self, stage: str, ms: float) -> None:
@@ -83,11 +86,19 @@ def write_evidence(frame: Any, box: list[float] | None, directory: Path, name: s
     ]
     if crop.size == 0:
         return None
-    directory.mkdir(parents=True, exist_ok=True)
     path = directory / name
     tmp = directory / f".{name}.tmp.jpg"
-    cv2.imwrite(str(tmp), crop, [cv2.IMWRITE_JPEG_QUALITY, 85])
-    os.replace(tmp, path)  # the event never names a half-written file
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        if not cv2.imwrite(str(tmp), crop, [cv2.IMWRITE_JPEG_QUALITY, 85]):
+            raise OSError(f"cannot write {tmp}")
+        os.replace(tmp, path)  # the event never names a half-written file
+    except OSError:
+        # A full or read-only disk loses the picture, never the play: the event is stored
+        # without it (the caller says so in the health figures).
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+        return None
     return f"evidence/{name}"
 
 
@@ -122,6 +133,8 @@ def run_loop(
             if ev["type"] == "card_played" and evidence is not None and frame is not None:
                 name = f"{store.last_seq + 1:06d}-{data['card']}.jpg"
                 data["evidence"] = write_evidence(frame, ev.get("box"), evidence, name)
+                if data["evidence"] is None and ev.get("box") is not None:
+                    health.evidence_failures += 1
             stored = store.append(ev["type"], data, actor="camera")
             ev["seq"] = stored.seq  # the tracker's history holds this dict: undo finds it
             mine.add(stored.seq)

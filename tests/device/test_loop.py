@@ -88,6 +88,23 @@ def test_plays_are_stored_with_evidence_pictures_and_health(tmp_path) -> None:
     report = health.to_json()
     assert set(report["ms"]) == {"read", "detect", "track", "store"} and report["fps"] > 0
     assert not list((tmp_path / "evidence").glob(".*"))  # no half-written pictures left
+    assert health.evidence_failures == 0
+
+
+def test_a_disk_that_refuses_the_pictures_loses_no_play(tmp_path) -> None:
+    store = EventStore(tmp_path / "game.db")
+    store.append("deal_started", {"dealer": "E"}, actor="referee")
+    tracker = make_tracker()
+    tracker.restore(store.events())
+    blocked = tmp_path / "evidence"
+    blocked.write_text("a file where the folder should be")  # no picture can be written there
+    script = lambda t: [det("7H", "N")] + ([det("8H", "W")] if t >= 1.0 else [])  # noqa: E731
+    health = run_loop(FakeSource(2.0), FakeDetector(script), tracker, store, threading.Event(),
+                      evidence_dir=blocked)
+    plays = [e for e in store.events() if e.type == "card_played"]
+    assert [(e.data["seat"], e.data["card"], e.data["evidence"]) for e in plays] == [
+        ("N", "7H", None), ("W", "8H", None)]
+    assert health.evidence_failures == 2 and health.to_json()["evidence_failures"] == 2
 
 
 def test_the_referee_contract_and_undo_reach_the_tracker_mid_run(tmp_path) -> None:

@@ -113,6 +113,9 @@ function healthNode(h) {
                 `${T.camera} ${up ? T.camera_up : T.camera_down}`];
   if (typeof h.fps === "number") bits.push(` · ${h.fps.toFixed(1)} fps`);
   if (typeof h.dropped === "number") bits.push(` · ${h.dropped} ⨯`);
+  if (h.evidence_failures) {  // plays are kept; their pictures are not (disk full?)
+    bits.push(el("span", { class: "red" }, ` · ${(T.evidence_lost || "{n}").replace("{n}", h.evidence_failures)}`));
+  }
   return el("span", {}, ...bits);
 }
 

@@ -241,3 +241,21 @@ def test_a_flag_says_in_one_sentence_what_was_broken_and_what_proves_it(live, pa
     assert (f"{players[flag['seat']]} did not follow {suit} in trick {i // 4 + 1} "
             f"({card_name(flag['card'], 'en')}) — the proof: ") in page.locator(
                 ".sheet-flag").text_content()
+
+
+def test_the_score_page_says_when_pictures_could_not_be_saved(tmp_path, page,
+                                                              revoke_deal) -> None:
+    from web_helpers import LiveServer
+
+    from device.store import EventStore
+
+    store = EventStore(tmp_path / "belote.db")
+    health = {"camera": "up", "fps": 9.5, "dropped": 0, "evidence_failures": 3}
+    with LiveServer(store, health=health) as server:
+        start(store, revoke_deal)
+        page.goto(server.url + "/")
+        page.wait_for_function("document.getElementById('health').textContent.includes('fps')")
+        text = page.locator("#health").text_content()
+        assert "Caméra en marche · 9.5 fps" in text
+        assert "3 photos non enregistrées (disque plein ?)" in text
+    store.close()
