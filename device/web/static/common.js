@@ -82,7 +82,7 @@ function explain(state, f) {
   const trick = (p) => (T.trick_no || "{t}").replace("{t}", Math.floor(p / 4) + 1);
   const fill = (s, values) => Object.entries(values).reduce((out, [k, v]) => out.replaceAll(`{${k}}`, v), s);
   let out = fill(text, { who: seatLabel(state, f.seat), card: cardName(f.card), trick: trick(f.play),
-                         suit: f.led ? SUITS[f.led.slice(-1)] : "" });
+                         suit: f.led ? SUITS[f.led.slice(-1)] : T.suit_led || "?" });
   if (f.proof && f.proof.play !== f.play && T.why_proof) {
     out += fill(T.why_proof, { who: seatLabel(state, f.proof.seat), card: cardName(f.proof.card),
                                trick: trick(f.proof.play) });
