@@ -370,3 +370,27 @@ def test_a_flag_a_misreading_would_clear_names_the_card_to_check(client, store, 
         (flag,) = other_client.get("/api/state").json()["flags"]
     assert flag["play"] == i == sure["play"]  # (its rule may differ: the deal stops at the proof)
     assert flag["unless"] == {"play": i, "card": other}
+
+
+def test_every_rule_the_engine_names_has_words_and_a_sentence_in_both_languages() -> None:
+    import re
+
+    from device.web.app import STATIC
+    from device.web.i18n import LANGS, words
+    from engine.deal import CARD_ALREADY_PLAYED, NOT_IN_HAND, OUT_OF_TURN
+    from engine.legality import PLAY_RULES
+    from engine.referee import FALSE_ANNOUNCE
+
+    rules = (*PLAY_RULES, OUT_OF_TURN, CARD_ALREADY_PLAYED, NOT_IN_HAND, FALSE_ANNOUNCE)
+    for lang in LANGS:
+        table = words(lang)
+        for rule in rules:
+            assert f"rule_{rule}" in table and f"why_{rule}" in table, (lang, rule)
+            assert {"{who}", "{card}"} <= set(re.findall(r"\{\w+\}", table[f"why_{rule}"])) \
+                or rule == FALSE_ANNOUNCE
+        # Every word the pages ask for by name exists (T.key, data-t="key", say("key", ...)).
+        for path in sorted(STATIC.glob("*.js")) + sorted(STATIC.glob("*.html")):
+            text = path.read_text(encoding="utf-8")
+            asked = {*re.findall(r"\bT\.([a-z_]+)", text), *re.findall(r'data-t="([a-z_]+)"', text),
+                     *re.findall(r'say\("([a-z_]+)"', text)}
+            assert asked <= set(table), (lang, path.name, asked - set(table))
