@@ -24,6 +24,17 @@
     return names.length ? `${label} · ${names.join(" & ")}` : label;
   }
 
+  // Why a table does not answer, in the page's words where the reason is a common one.
+  function reason(error) {
+    const T = B.T();
+    if (!error) return "";
+    if (error === "connection refused") return T.err_refused;
+    if (error === "timed out") return T.err_timeout;
+    if (/^HTTP \d+$/.test(error)) return T.err_http.replace("{code}", error.slice(5));
+    if (/name or service not known|no route to host|network is unreachable|nodename/i.test(error)) return T.err_unreachable;
+    return error;
+  }
+
   function stateNode(t) {
     const T = B.T();
     if (t.status === "live") {
@@ -34,7 +45,7 @@
       return el("span", { class: "tile-state" }, el("span", { class: "dot up" }), T.live);
     }
     const why = t.status === "waiting" ? T.waiting : say("offline_since", { time: clock(t.last_seen) });
-    return el("span", { class: "tile-state down", title: t.error || "" },
+    return el("span", { class: "tile-state down", title: reason(t.error) },
       el("span", { class: "dot down" }), why);
   }
 
@@ -72,7 +83,7 @@
     return el("a", { class: cls, href, target: "_blank", rel: "noopener", "data-table": t.name,
                      "data-status": t.status },
       el("div", { class: "tile-head" }, el("span", { class: "tile-name" }, t.name), stateNode(t)),
-      g ? gameNodes(g) : el("div", { class: "muted big" }, t.error || T.waiting), foot);
+      g ? gameNodes(g) : el("div", { class: "muted big" }, reason(t.error) || T.waiting), foot);
   }
 
   function render(room) {

@@ -71,6 +71,8 @@ def test_the_board_shows_every_table_and_keeps_a_silent_ones_last_score(
             assert tile4.locator(".tile-trick").count() == 0  # no deal shown once it is won
             tile3 = page.locator('.tile[data-table="Table 3"]')
             assert tile3.get_attribute("data-status") == "waiting"
+            assert "connexion refusée : le companion de la table est-il lancé ?" in \
+                tile3.text_content()
             assert "3 en direct · 1 sans réponse" in page.locator("#room-counts").text_content()
             page.wait_for_function("[...document.images].every((i) => i.complete)")
             shot(page, "room.png")
