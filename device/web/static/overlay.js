@@ -50,8 +50,8 @@
   // A flag the stream has not shown yet: the rule broken, in one sentence, for flagSeconds.
   function popFlag(s) {
     const key = (f) => `${f.deal}:${f.play}:${f.rule}`;
-    const fresh = s.flags.filter((f) => f.decision === "pending" && !(seenFlags || new Set()).has(key(f)));
-    if (seenFlags === null) fresh.length = 0;
+    const fresh = seenFlags === null ? []
+      : s.flags.filter((f) => f.decision === "pending" && !seenFlags.has(key(f)));
     seenFlags = new Set(s.flags.map(key));
     if (!showFlags || !fresh.length) return;
     const f = fresh[fresh.length - 1];
