@@ -5,6 +5,7 @@ const params = new URLSearchParams(location.search);
 const LANG = params.get("lang") === "en" ? "en" : "fr";
 const SUITS = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const RED = new Set(["H", "D"]);
+const COLON = LANG === "fr" ? " :" : ":";  // French sets a space before a colon, English none
 let T = {};
 
 async function loadWords() {
@@ -120,4 +121,5 @@ function healthNode(h) {
 }
 
 window.Belote = { LANG, params, loadWords, el, cardName, cardImg, suitSpan, seatLabel, teamLabel,
-                  contractNode, playName, explain, resultWord, connect, healthNode, T: () => T };
+                  contractNode, playName, explain, resultWord, connect, healthNode, COLON,
+                  T: () => T };

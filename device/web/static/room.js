@@ -58,14 +58,14 @@
         g.score[team])]));
     const out = [scores, el("div", { class: "muted" }, `${T.target} ${g.target} · `,
       say("deals_played", { n: g.deals }))];
-    if (g.winner) out.push(el("div", { class: "tile-banner" }, `${T.winner} : ${teamName(g, g.winner)}`));
+    if (g.winner) out.push(el("div", { class: "tile-banner" }, `${T.winner}${B.COLON} ${teamName(g, g.winner)}`));
     const d = g.deal;
     if (d && !g.winner) {
       out.push(el("div", { class: "tile-deal" },
         el("b", {}, `${T.deal} ${d.index}`), B.contractNode(g, d.contract),
         d.contract ? el("span", {}, `${T.trick} ${d.trick_number}/8`) : null,
         d.contract ? el("span", {}, `${T.tricks} ${d.tricks_won.NS} – ${d.tricks_won.EW}`) : null,
-        d.turn ? el("span", {}, `${T.turn} : ${B.seatLabel(g, d.turn)}`) : null));
+        d.turn ? el("span", {}, `${T.turn}${B.COLON} ${B.seatLabel(g, d.turn)}`) : null));
       out.push(el("div", { class: "tile-trick" }, d.trick.map((p) => B.cardImg(p.card, "mini"))));
     }
     return out;

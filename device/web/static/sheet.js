@@ -17,7 +17,7 @@
       el("h1", {}, T.sheet),
       el("div", { class: "sheet-meta" },
         el("span", {}, `${T.started} ${when(s.started_at)}`),
-        el("span", {}, `${T.rules} : ${s.rules.name}`),
+        el("span", {}, `${T.rules}${B.COLON} ${s.rules.name}`),
         el("span", {}, `${T.target} ${s.target}`)),
       el("div", { class: "sheet-teams" }, TEAMS.map((team) => el("div", { class: `sheet-team team-${team}` },
         el("b", {}, B.teamLabel(s, team)), " · ",
@@ -63,13 +63,13 @@
     const T = B.T();
     if (!s.flags.length) return [];
     return [el("h2", {}, T.flags), ...s.flags.map((f) => el("div", { class: "sheet-flag", "data-decision": f.decision },
-      el("b", {}, `${T.deal} ${f.deal} · ${T[`rule_${f.rule}`] || f.rule}`), ` : ${B.explain(s, f)} `,
-      `${T.decision} : ${T[f.decision] || f.decision}.`))];
+      el("b", {}, `${T.deal} ${f.deal} · ${T[`rule_${f.rule}`] || f.rule}`), `${B.COLON} ${B.explain(s, f)} `,
+      `${T.decision}${B.COLON} ${T[f.decision] || f.decision}.`))];
   }
 
   function foot(s) {
     const T = B.T();
-    const final = s.winner ? `${T.winner} : ${B.teamLabel(s, s.winner)} (${s.score.NS} – ${s.score.EW})`
+    const final = s.winner ? `${T.winner}${B.COLON} ${B.teamLabel(s, s.winner)} (${s.score.NS} – ${s.score.EW})`
       : `${T.game_on} · ${s.score.NS} – ${s.score.EW}`;
     return [
       el("div", { class: "sheet-final" }, final),

@@ -241,6 +241,7 @@ def test_a_flag_says_in_one_sentence_what_was_broken_and_what_proves_it(live, pa
     assert (f"{players[flag['seat']]} did not follow {suit} in trick {i // 4 + 1} "
             f"({card_name(flag['card'], 'en')}) — the proof: ") in page.locator(
                 ".sheet-flag").text_content()
+    assert "Ruling: pending." in page.locator(".sheet-flag").text_content()  # no French space
 
 
 def test_the_score_page_says_when_pictures_could_not_be_saved(tmp_path, page,
