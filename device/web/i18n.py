@@ -135,6 +135,26 @@ _FR = {
     "why_not-in-hand": "{card}, joué par {who} au {trick}, n'était pas dans sa main",
     "why_false-announce": "{who} a annoncé des cartes qu'il n'avait pas",
     "why_proof": " — la preuve : {who} joue {card} au {trick}",
+    "the_rule": "La règle",
+    "def_follow-suit": "Qui a de la couleur demandée doit en jouer.",
+    "def_must-trump": (
+        "Qui n'a pas la couleur demandée doit couper s'il a de l'atout, sauf si son "
+        "partenaire est maître du pli."),
+    "def_must-overtrump": (
+        "Qui joue atout doit battre le plus fort atout du pli s'il le peut (partenaire maître "
+        ": selon les règles de la partie)."),
+    "def_must-undertrump": (
+        "Règle de la partie : sans la couleur demandée ni atout plus fort, on doit quand même "
+        "jouer un atout plus petit."),
+    "def_must-go-up": (
+        "À tout-atout, on doit monter sur la plus forte carte de la couleur demandée quand on "
+        "le peut."),
+    "def_out-of-turn": "Chacun joue à son tour : qui gagne le pli entame le suivant.",
+    "def_card-already-played": (
+        "Chaque carte n'est qu'une fois dans le jeu : une carte déjà jouée ne peut l'être à "
+        "nouveau."),
+    "def_not-in-hand": "On ne joue que les cartes de sa main.",
+    "def_false-announce": "Une annonce se fait avec des cartes qu'on a en main.",
 }
 
 _EN = {
@@ -268,6 +288,24 @@ _EN = {
     "why_not-in-hand": "{card}, played by {who} in {trick}, was not in their hand",
     "why_false-announce": "{who} announced cards they did not hold",
     "why_proof": " — the proof: {who} plays {card} in {trick}",
+    "the_rule": "The rule",
+    "def_follow-suit": "A player who holds the suit led must play it.",
+    "def_must-trump": (
+        "A player without the suit led must trump if they can, unless their partner holds the "
+        "trick."),
+    "def_must-overtrump": (
+        "A player who plays a trump must beat the highest trump in the trick if they can "
+        "(partner holding the trick: as this game's rules say)."),
+    "def_must-undertrump": (
+        "This game's rule: without the suit led and unable to beat the trump, a player must "
+        "still play a lower trump."),
+    "def_must-go-up": (
+        "In all-trumps, a player must beat the highest card of the suit led when they can."),
+    "def_out-of-turn": "Each plays in turn: the winner of a trick leads the next.",
+    "def_card-already-played": (
+        "Each card is in the deck once: a card already played cannot be played again."),
+    "def_not-in-hand": "A player plays only the cards in their hand.",
+    "def_false-announce": "An annonce is made with cards the player holds.",
 }
 
 # Corner letters printed on the card pictures.

@@ -104,6 +104,8 @@
           el("b", {}, `${B.seatLabel(s, f.seat)} · ${B.cardName(f.card)}`),
           el("div", { class: "rule" }, T[`rule_${f.rule}`] || f.rule),
           el("div", { class: "why" }, B.explain(s, f)),
+          T[`def_${f.rule}`] ? el("details", { class: "rule-def" }, el("summary", {}, T.the_rule),
+            T[`def_${f.rule}`]) : null,
           el("div", { class: "muted" }, `${T.deal} ${f.deal} · ${T.trick} ${Math.floor(f.play / 4) + 1}`)),
         el("span", { class: `badge ${f.decision}` }, T[f.decision] || f.decision)),
       f.proof ? el("div", { class: "proof" }, `${T.proof}${B.LANG === "fr" ? " :" : ":"} ${B.seatLabel(s, f.proof.seat)} `,

@@ -385,7 +385,7 @@ def test_every_rule_the_engine_names_has_words_and_a_sentence_in_both_languages(
     for lang in LANGS:
         table = words(lang)
         for rule in rules:
-            assert f"rule_{rule}" in table and f"why_{rule}" in table, (lang, rule)
+            assert {f"rule_{rule}", f"why_{rule}", f"def_{rule}"} <= set(table), (lang, rule)
             assert {"{who}", "{card}"} <= set(re.findall(r"\{\w+\}", table[f"why_{rule}"])) \
                 or rule == FALSE_ANNOUNCE
         # Every word the pages ask for by name exists (T.key, data-t="key", say("key", ...)).

@@ -236,6 +236,10 @@ def test_a_flag_says_in_one_sentence_what_was_broken_and_what_proves_it(live, pa
         f"{players[flag['seat']]} n'a pas fourni à {suit} au pli {i // 4 + 1} "
         f"({card_name(flag['card'])}) — la preuve : {players[proof['seat']]} joue "
         f"{card_name(proof['card'])} au pli {proof['play'] // 4 + 1}.")
+    rule = page.locator("#flags .flag details.rule-def")
+    assert rule.locator("summary").text_content() == "La règle"
+    rule.locator("summary").click()  # a tap on a phone opens it
+    assert rule.text_content().endswith("Qui a de la couleur demandée doit en jouer.")
     page.goto(live.url + "/sheet?lang=en")
     wait_seq(page, live.store.last_seq)
     assert (f"{players[flag['seat']]} did not follow {suit} in trick {i // 4 + 1} "
