@@ -65,7 +65,8 @@
         el("b", {}, `${T.deal} ${d.index}`), B.contractNode(g, d.contract),
         d.contract ? el("span", {}, `${T.trick} ${d.trick_number}/8`) : null,
         d.contract ? el("span", {}, `${T.tricks} ${d.tricks_won.NS} – ${d.tricks_won.EW}`) : null,
-        d.turn ? el("span", {}, `${T.turn}${B.COLON} ${B.seatLabel(g, d.turn)}`) : null));
+        d.turn ? el("span", {}, `${T.turn}${B.COLON} ${B.seatLabel(g, d.turn)}`) : null,
+        d.result ? el("b", { class: `tile-result result-${d.result}` }, B.resultWord(d.result)) : null));
       out.push(el("div", { class: "tile-trick" }, d.trick.map((p) => B.cardImg(p.card, "mini"))));
     }
     return out;

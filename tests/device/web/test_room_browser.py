@@ -36,14 +36,21 @@ def test_the_board_shows_every_table_and_keeps_a_silent_ones_last_score(
     second.append("contract", {**later.contract.to_json(), "coinche": 2}, actor="referee")
     for i in range(2):
         play(second, later, i)
+    between = EventStore(":memory:")  # a deal just over, the next not started: its result shows
+    start(between, other)
+    for i in range(32):
+        play(between, other, i)
+    between.append("deal_over", {})
     nobody = f"http://127.0.0.1:{free_port()}"
     # A game won: what a companion answers then (its state with a winner and the score over 1500).
     won = FastAPI()
     won.get("/api/state")(lambda: {**StateCache(second).state(), "winner": "EW",
                                    "score": {"NS": 1230, "EW": 1540}})
-    with LiveServer(first) as one, LiveServer(second) as two, LiveServer(None, app=won) as four:
+    with LiveServer(first) as one, LiveServer(second) as two, LiveServer(None, app=won) as four, \
+            LiveServer(between) as five:
         room = Room([Table("Table 1", one.url), Table("Table 2", two.url),
-                     Table("Table 3", nobody), Table("Table 4", four.url)], interval=0.3)
+                     Table("Table 3", nobody), Table("Table 4", four.url),
+                     Table("Table 5", five.url)], interval=0.3)
         app = create_room_app(room, title="Club de Lyon · tournoi du 5 décembre")
         with LiveServer(None, app=app) as board:
             ctx = browser.new_context(viewport={"width": 1600, "height": 900})
@@ -51,7 +58,7 @@ def test_the_board_shows_every_table_and_keeps_a_silent_ones_last_score(
             page.set_default_timeout(5000)
             page.goto(board.url + "/")
             page.wait_for_function(
-                "document.querySelectorAll('.tile[data-status=live]').length === 3")
+                "document.querySelectorAll('.tile[data-status=live]').length === 4")
             assert page.locator("h1").text_content() == "Club de Lyon · tournoi du 5 décembre"
             tile1 = page.locator('.tile[data-table="Table 1"]')
             tile2 = page.locator('.tile[data-table="Table 2"]')
@@ -69,11 +76,14 @@ def test_the_board_shows_every_table_and_keeps_a_silent_ones_last_score(
                 "Vainqueur : Eux · Farid & Hugo"
             assert tile4.locator(".tile-score.winner").get_attribute("data-team") == "EW"
             assert tile4.locator(".tile-trick").count() == 0  # no deal shown once it is won
+            result = StateCache(between).state()["deal"]["result"]
+            assert page.locator('.tile[data-table="Table 5"] .tile-result').text_content() == \
+                {"made": "fait", "failed": "chute"}[result]
             tile3 = page.locator('.tile[data-table="Table 3"]')
             assert tile3.get_attribute("data-status") == "waiting"
             assert "connexion refusée : le companion de la table est-il lancé ?" in \
                 tile3.text_content()
-            assert "3 en direct · 1 sans réponse" in page.locator("#room-counts").text_content()
+            assert "4 en direct · 1 sans réponse" in page.locator("#room-counts").text_content()
             page.wait_for_function("[...document.images].every((i) => i.complete)")
             shot(page, "room.png")
             before = tile1.locator('.tile-score[data-team="NS"]').text_content()
@@ -82,7 +92,7 @@ def test_the_board_shows_every_table_and_keeps_a_silent_ones_last_score(
                                    ".dataset.status === 'offline'")
             assert "sans réponse depuis" in tile1.text_content()
             assert tile1.locator('.tile-score[data-team="NS"]').text_content() == before
-            assert "2 en direct · 2 sans réponse" in page.locator("#room-counts").text_content()
+            assert "3 en direct · 2 sans réponse" in page.locator("#room-counts").text_content()
             ctx.close()
-    first.close()
-    second.close()
+    for store in (first, second, between):
+        store.close()
