@@ -34,14 +34,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from device.room import Room, RoomError, checked, load_tables, parse_table
+    from device.room import Room, RoomError, load_tables, parse_table
 
     if not 0.2 <= args.interval <= 60:
         return _fail(f"--interval: expected 0.2 to 60 seconds, got {args.interval:g}")
     try:
         tables = load_tables(args.tables) if args.tables else []
         tables += [parse_table(text, len(tables) + i) for i, text in enumerate(args.table, 1)]
-        checked(tables)
+        room = Room(tables, interval=args.interval)  # checks the list (`device.room.checked`)
     except RoomError as exc:
         return _fail(str(exc))
 
@@ -49,7 +49,6 @@ def run(args: argparse.Namespace) -> int:
 
     from device.web.room_app import create_room_app
 
-    room = Room(tables, interval=args.interval)
     for t in tables:
         print(f"room: {t.name}: {t.url}", file=sys.stderr)
     print(f"room: board on http://{args.host}:{args.port}/", file=sys.stderr)

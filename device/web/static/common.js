@@ -76,12 +76,23 @@ function playName(play) {
   return (T.play_no || "{t}.{n}").replace("{t}", Math.floor(play / 4) + 1).replace("{n}", (play % 4) + 1);
 }
 
+// A text with its {placeholders} filled from `values`.
+function fill(text, values) {
+  return Object.entries(values).reduce((out, [k, v]) => out.replaceAll(`{${k}}`, v), text);
+}
+
+// What was declared in a deal (annonces, then belote), each as "who: cards", for one line.
+function declared(state, announces, belote) {
+  const parts = (announces || []).map((a) => `${seatLabel(state, a.seat)} ${a.cards.map(cardName).join(" ")}`);
+  for (const seat of belote || []) parts.push(`${seatLabel(state, seat)} ${T.belote}`);
+  return parts;
+}
+
 // A flagged play in one sentence, with the later play that proves it (families argue less).
 function explain(state, f) {
   const text = T[`why_${f.rule}`];
   if (!text) return "";
-  const trick = (p) => (T.trick_no || "{t}").replace("{t}", Math.floor(p / 4) + 1);
-  const fill = (s, values) => Object.entries(values).reduce((out, [k, v]) => out.replaceAll(`{${k}}`, v), s);
+  const trick = (p) => fill(T.trick_no || "{t}", { t: Math.floor(p / 4) + 1 });
   let out = fill(text, { who: seatLabel(state, f.seat), card: cardName(f.card), trick: trick(f.play),
                          suit: f.led ? SUITS[f.led.slice(-1)] : T.suit_led || "?" });
   if (f.proof && f.proof.play !== f.play && T.why_proof) {
@@ -121,5 +132,5 @@ function healthNode(h) {
 }
 
 window.Belote = { LANG, params, loadWords, el, cardName, cardImg, suitSpan, seatLabel, teamLabel,
-                  contractNode, playName, explain, resultWord, connect, healthNode, COLON,
+                  contractNode, playName, fill, declared, explain, resultWord, connect, healthNode, COLON,
                   T: () => T };

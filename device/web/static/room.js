@@ -9,9 +9,8 @@
   let every = 2000;
 
   // A word with its {placeholders} filled; `<key>_one` where n is 1 and the language has one.
-  const say = (key, values) => Object.entries(values).reduce(
-    (text, [k, v]) => text.replace(`{${k}}`, v),
-    (values.n === 1 && B.T()[`${key}_one`]) || B.T()[key] || key);
+  const say = (key, values) => B.fill((values.n === 1 && B.T()[`${key}_one`]) || B.T()[key] || key,
+    values);
   const clock = (t) => new Date(t * 1000).toLocaleTimeString(B.LANG,
     { hour: "2-digit", minute: "2-digit", second: "2-digit" });
 

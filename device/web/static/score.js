@@ -76,8 +76,7 @@
           el("b", { "data-points": t }, d.points[t]),
           el("small", {}, `${d.tricks_won[t]} ${d.tricks_won[t] > 1 ? T.tricks : T.trick.toLowerCase()}`)))),
     ];
-    const declared = d.announces.map((a) => `${B.seatLabel(s, a.seat)} ${a.cards.map(B.cardName).join(" ")}`);
-    for (const seat of d.belote) declared.push(`${B.seatLabel(s, seat)} ${T.belote}`);
+    const declared = B.declared(s, d.announces, d.belote);
     if (declared.length) {
       rows.splice(4, 0, el("div", { class: "kv" }, el("span", {}, T.announces), el("b", {}, declared.join(" · "))));
     }

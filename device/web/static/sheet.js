@@ -25,13 +25,6 @@
     ];
   }
 
-  function declared(s, h) {
-    const T = B.T();
-    const parts = (h.announces || []).map((a) => `${B.seatLabel(s, a.seat)} ${a.cards.map(B.cardName).join(" ")}`);
-    for (const seat of h.belote || []) parts.push(`${B.seatLabel(s, seat)} ${T.belote}`);
-    return parts.join(" · ");
-  }
-
   function deals(s) {
     const T = B.T();
     const num = (v) => el("td", { class: "num" }, v ?? "—");
@@ -39,7 +32,7 @@
       el("td", {}, h.index),
       el("td", {}, B.seatLabel(s, h.dealer)),
       el("td", {}, B.contractNode(s, h.contract)),
-      el("td", {}, declared(s, h)),
+      el("td", {}, B.declared(s, h.announces, h.belote).join(" · ")),
       el("td", { class: "num" }, h.card_points ? `${h.card_points.NS} – ${h.card_points.EW}` : "—"),
       el("td", { class: `result-${h.result}` }, h.result === "penalty" ? T.penalty : B.resultWord(h.result)),
       num(h.score && h.score.NS), num(h.score && h.score.EW),
