@@ -15,8 +15,10 @@ reboots mid-game must not blank the room.
 
 from __future__ import annotations
 
+import errno
 import json
 import re
+import socket
 import threading
 import time
 import urllib.error
@@ -165,7 +167,7 @@ class Room:
         self._clock = clock
         self._lock = threading.Lock()
         self._tiles: dict[str, dict[str, Any]] = {
-            t.url: {"name": t.name, "url": t.url, "status": "waiting", "error": None,
+            t.url: {"name": t.name, "url": t.url, "status": "waiting", "error": None, "why": None,
                     "last_seen": None, "game": None} for t in self.tables}
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -179,15 +181,15 @@ class Room:
                 game: dict[str, Any] | None = tile(self._fetch(table.url))
                 error = None
             except (OSError, ValueError) as exc:  # URLError, timeouts, refused, bad JSON
-                game, error = None, _reason(exc)
+                game, (why, error) = None, _reason(exc)
             now = self._clock()
             with self._lock:
                 current = self._tiles[table.url]
                 if game is not None:
-                    current.update(status="live", error=None, last_seen=now, game=game)
+                    current.update(status="live", error=None, why=None, last_seen=now, game=game)
                 else:  # the last known game stays on the tile, marked offline
                     current.update(status="offline" if current["last_seen"] else "waiting",
-                                   error=error)
+                                   error=error, why=why)
 
         list(self._pool.map(ask, self.tables))
 
@@ -219,14 +221,21 @@ class Room:
         self._pool.shutdown(wait=False, cancel_futures=True)
 
 
-def _reason(exc: BaseException) -> str:
-    """A short why for the tile: 'connection refused', 'timed out', 'HTTP 500', ..."""
+_UNREACHABLE = {errno.EHOSTUNREACH, errno.ENETUNREACH, errno.EHOSTDOWN}
+
+
+def _reason(exc: BaseException) -> tuple[str, str]:
+    """Why a table does not answer: a code the page words ('refused', 'timeout', 'http',
+    'unreachable', or 'other') and a short text ('connection refused', 'HTTP 500', ...)."""
     if isinstance(exc, urllib.error.HTTPError):
-        return f"HTTP {exc.code}"
+        return "http", f"HTTP {exc.code}"
     if isinstance(exc, urllib.error.URLError):
         exc = exc.reason if isinstance(exc.reason, BaseException) else OSError(str(exc.reason))
     if isinstance(exc, TimeoutError):
-        return "timed out"
-    if isinstance(exc, OSError) and exc.strerror:
-        return exc.strerror.lower()
-    return str(exc) or type(exc).__name__
+        return "timeout", "timed out"
+    if isinstance(exc, ConnectionRefusedError):
+        return "refused", "connection refused"
+    text = (exc.strerror.lower() if isinstance(exc, OSError) and exc.strerror
+            else str(exc) or type(exc).__name__)
+    lost = isinstance(exc, socket.gaierror) or getattr(exc, "errno", None) in _UNREACHABLE
+    return ("unreachable" if lost else "other"), text

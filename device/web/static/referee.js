@@ -95,7 +95,7 @@
       const data = await api("GET", `possible?play=${play}`);
       const T = B.T();
       box.replaceChildren(
-        el("p", {}, `${T.correct_card} : ${B.playName(play)} (${B.seatLabel(state, data.seat)}) : `,
+        el("p", {}, `${T.correct_card}${B.COLON} ${B.playName(play)} (${B.seatLabel(state, data.seat)})${B.COLON} `,
           B.cardImg(data.card, "card micro"), " →"),
         el("div", { class: "choices" }, data.possible.map((c) =>
           el("button", { class: "choice", "data-card": c, title: B.cardName(c),
@@ -155,16 +155,16 @@
       case "game_started":
         return [rulesLabel(v.rules), ...["N", "E", "S", "W"].filter((s) => (v.players || {})[s])
           .map((s) => `${T[`seat_${s}`]} ${v.players[s]}`)].join(" · ");
-      case "deal_started": return `${T.dealer} : ${seat(v.dealer)}`;
+      case "deal_started": return `${T.dealer}${B.COLON} ${seat(v.dealer)}`;
       case "contract": return B.contractNode(shown, v);
-      case "announce": return `${seat(v.seat)} : ${(v.cards || []).map(B.cardName).join(" ")}`;
-      case "belote": return `${seat(v.seat)} : ${T.belote}`;
-      case "card_played": return `${seat(v.seat)} : ${B.cardName(v.card)}`;
-      case "correction": return `${playLabel(v.play, played)} : ${v.card ? B.cardName(v.card) : "?"}`;
+      case "announce": return `${seat(v.seat)}${B.COLON} ${(v.cards || []).map(B.cardName).join(" ")}`;
+      case "belote": return `${seat(v.seat)}${B.COLON} ${T.belote}`;
+      case "card_played": return `${seat(v.seat)}${B.COLON} ${B.cardName(v.card)}`;
+      case "correction": return `${playLabel(v.play, played)}${B.COLON} ${v.card ? B.cardName(v.card) : "?"}`;
       case "ruling": return `${playLabel(v.play, played)}${v.rule ? ` · ${T[`rule_${v.rule}`] || v.rule}` : ""}`
-        + ` : ${T[v.decision] || v.decision}`;
+        + `${B.COLON} ${T[v.decision] || v.decision}`;
       case "deal_over": return T.deal_over;
-      case "undo": return v.type ? [`#${v.seq} ${T[`ev_${v.type}`] || v.type} : `, describe(v.type, v.data)] : "—";
+      case "undo": return v.type ? [`#${v.seq} ${T[`ev_${v.type}`] || v.type}${B.COLON} `, describe(v.type, v.data)] : "—";
       default: return JSON.stringify(v);
     }
   }

@@ -24,14 +24,16 @@
   }
 
   // Why a table does not answer, in the page's words where the reason is a common one.
-  function reason(error) {
+  function reason(t) {
     const T = B.T();
-    if (!error) return "";
-    if (error === "connection refused") return T.err_refused;
-    if (error === "timed out") return T.err_timeout;
-    if (/^HTTP \d+$/.test(error)) return T.err_http.replace("{code}", error.slice(5));
-    if (/name or service not known|no route to host|network is unreachable|nodename/i.test(error)) return T.err_unreachable;
-    return error;
+    if (!t.error) return "";
+    switch (t.why) {
+      case "refused": return T.err_refused;
+      case "timeout": return T.err_timeout;
+      case "http": return T.err_http.replace("{code}", t.error.replace(/^HTTP /, ""));
+      case "unreachable": return T.err_unreachable;
+      default: return t.error;
+    }
   }
 
   function stateNode(t) {
@@ -44,7 +46,7 @@
       return el("span", { class: "tile-state" }, el("span", { class: "dot up" }), T.live);
     }
     const why = t.status === "waiting" ? T.waiting : say("offline_since", { time: clock(t.last_seen) });
-    return el("span", { class: "tile-state down", title: reason(t.error) },
+    return el("span", { class: "tile-state down", title: reason(t) },
       el("span", { class: "dot down" }), why);
   }
 
@@ -83,7 +85,7 @@
     return el("a", { class: cls, href, target: "_blank", rel: "noopener", "data-table": t.name,
                      "data-status": t.status },
       el("div", { class: "tile-head" }, el("span", { class: "tile-name" }, t.name), stateNode(t)),
-      g ? gameNodes(g) : el("div", { class: "muted big" }, reason(t.error) || T.waiting), foot);
+      g ? gameNodes(g) : el("div", { class: "muted big" }, reason(t) || T.waiting), foot);
   }
 
   function render(room) {

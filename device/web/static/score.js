@@ -19,7 +19,7 @@
     });
     const target = el("div", { class: "target" }, `${T.target} ${s.target}`,
       el("small", {}, s.rules.name));
-    const banner = s.winner ? el("div", { class: "banner" }, `${T.winner} : ${B.teamLabel(s, s.winner)}`) : null;
+    const banner = s.winner ? el("div", { class: "banner" }, `${T.winner}${B.COLON} ${B.teamLabel(s, s.winner)}`) : null;
     box.replaceChildren(teams[0], target, teams[1], banner || "");
   }
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import threading
 import urllib.error
 from pathlib import Path
@@ -112,22 +113,32 @@ def test_a_silent_table_keeps_its_last_tile_marked_offline_and_comes_back() -> N
     a, b = room.snapshot()["tables"]
     assert (a["status"], a["last_seen"], a["game"]["score"]) == ("live", 1000.0,
                                                                   {"NS": 120, "EW": 80})
-    assert (b["status"], b["error"], b["game"]) == ("waiting", "connection refused", None)
+    assert (b["status"], b["why"], b["error"], b["game"]) == ("waiting", "refused",
+                                                              "connection refused", None)
     now[0] = 1010.0
     answers["http://a"] = TimeoutError("timed out")
     answers["http://b"] = {"score": {"NS": 0, "EW": 0}}
     room.poll()
     a, b = room.snapshot()["tables"]
-    assert (a["status"], a["error"], a["last_seen"]) == ("offline", "timed out", 1000.0)
+    assert (a["status"], a["why"], a["last_seen"]) == ("offline", "timeout", 1000.0)
     assert a["game"]["score"] == {"NS": 120, "EW": 80}  # what the room last knew
     assert (b["status"], b["last_seen"]) == ("live", 1010.0)
     answers["http://a"] = urllib.error.HTTPError("http://a/api/state", 500, "boom", None, None)
     room.poll()
-    assert room.snapshot()["tables"][0]["error"] == "HTTP 500"
+    a = room.snapshot()["tables"][0]
+    assert (a["why"], a["error"]) == ("http", "HTTP 500")
+    answers["http://a"] = urllib.error.URLError(socket.gaierror(-2, "Name or service not known"))
+    room.poll()
+    a = room.snapshot()["tables"][0]
+    assert (a["why"], a["error"]) == ("unreachable", "name or service not known")
+    answers["http://a"] = ValueError("not a companion's state")
+    room.poll()
+    assert room.snapshot()["tables"][0]["why"] == "other"
     answers["http://a"] = {"score": {"NS": 250, "EW": 80}}
     room.poll()
     a = room.snapshot()["tables"][0]
-    assert (a["status"], a["error"], a["game"]["score"]["NS"]) == ("live", None, 250)
+    assert (a["status"], a["error"], a["why"], a["game"]["score"]["NS"]) == ("live", None, None,
+                                                                             250)
     room.stop()
 
 
