@@ -7,11 +7,21 @@ differs from it and lies where no box was found is handed to the card classifier
 still asks every card to lie still before it counts.
 
 The felt is a running average of the frames (`rate` per frame) at half resolution, except under the
-cards read in the frame, so a card lying still is never learnt as felt; anything else that stays
+cards held (below), so a card read lying still is never learnt as felt; anything else that stays
 (a glass, a phone) fades into the felt within seconds.
 
+A card read lying still (at the same place two frames running) is held: for HOLD frames after its
+last reading, while no card read in a frame matches or covers its box, that box is read again
+(`held`). On a busy cloth the box model's score for a card lying still can sink under its threshold
+for seconds (a queen read 0.96 at 3.2 s, its box scored 0.05-0.09 until 6 s, seed 2157 deal 3), and
+a card touching another is no card-sized patch for the felt. The classifier decides each frame; a
+card picked up leaves felt there, read `none`. A card moving in a hand is not held, nor a box on a
+part of a card read whole (the top of a 10 of diamonds reads 8D): such a box, read again frame
+after frame, would name a card that is not there.
+
     background = TableBackground()
-    boxes = background.boxes(bgr, known_boxes)        # patches to read, in image pixels
+    held = background.held(known_boxes)                # cards lying still lately: read again
+    boxes = background.boxes(bgr, known_boxes + held)  # patches to read, in image pixels
     background.learn([d.box for d in cards_read])     # then learn the felt around the cards
 """
 
@@ -23,7 +33,7 @@ from statistics import median
 
 import numpy as np
 
-from vision.detections import inside
+from vision.detections import inside, iou
 
 Box = tuple[float, float, float, float]
 
@@ -31,6 +41,10 @@ SCALE = 2  # the felt is learnt and compared at half resolution: cheap, and nois
 DIFF = 28  # a pixel differs from the felt by this much (max over B, G, R, 0-255)
 RATE = 0.05  # share of each new frame learnt into the felt (about 2 s at 10 frames/s)
 WARMUP = 10  # frames learnt before any patch is reported
+SAME_CARD = 0.5  # a box read in this frame this close to a held card's box is that card
+STILL = 0.8  # a card read two frames running with boxes this close lies still
+COVERED = 0.5  # a held box this much inside a box read in this frame is part of that card
+HOLD = 20  # frames a card's box is read again after its last reading (2 s at 10 frames/s)
 
 
 def _overlaps(box: Box, others: Sequence[Sequence[float]]) -> bool:
@@ -52,16 +66,25 @@ class TableBackground:
         self.frames = 0
         self._small: np.ndarray | None = None
         self._sizes: deque[float] = deque(maxlen=200)  # long sides of the cards read lately
+        self._held: list[tuple[Box, int]] = []  # cards read lying still: box, frames since
+        self._last: list[Box] = []  # the boxes read in the last frame
 
     def reset(self) -> None:
         """Forget the felt (another table, or the camera moved)."""
         self.felt, self.frames, self._small = None, 0, None
         self._sizes.clear()
+        self._held, self._last = [], []
 
     @property
     def card_size(self) -> float | None:
         """A card's long side in image pixels, from the cards read lately (None before any)."""
         return median(self._sizes) if len(self._sizes) >= 3 else None
+
+    def held(self, known: Sequence[Sequence[float]]) -> list[Box]:
+        """The boxes of the cards held (read lying still lately) that no `known` box (the cards
+        read in this frame) matches or covers: to be read again."""
+        return [b for b, _ in self._held
+                if all(iou(b, k) < SAME_CARD and inside(b, k) < COVERED for k in known)]
 
     def boxes(self, bgr: np.ndarray, known: Sequence[Sequence[float]]) -> list[Box]:
         """Card-sized patches of `bgr` that differ from the felt and hold no `known` box."""
@@ -81,14 +104,18 @@ class TableBackground:
         k = max(3, int(size / SCALE / 4) | 1)  # fills a pale card whose middle matches the felt
         mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        # Cards accounted for are no patch: a card touching one is then a patch of its own.
+        for x0, y0, x1, y1 in known:
+            mask[int(y0) // SCALE:int(y1) // SCALE + 1, int(x0) // SCALE:int(x1) // SCALE + 1] = 0
         count, _labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
         found: list[Box] = []
         for i in range(1, count):
             x, y, bw, bh, area = (int(v) for v in stats[i])
             long, short = max(bw, bh) * SCALE, min(bw, bh) * SCALE
             # A card at any angle: its box's long side between the card's long side (upright)
-            # and 1.3 times it (tilted 45 degrees), its short side at least half the long one.
-            if not (0.75 * size <= long <= 1.45 * size and short >= 0.5 * long
+            # and 1.3 times it (tilted 45 degrees), its short side at least half the long one;
+            # from 0.65 of it, for a pale card's patch can miss its edges (an ace on a cream cloth).
+            if not (0.65 * size <= long <= 1.45 * size and short >= 0.5 * long
                     and area >= 0.45 * bw * bh):
                 continue
             box = (float(x * SCALE), float(y * SCALE), float((x + bw) * SCALE),
@@ -98,14 +125,22 @@ class TableBackground:
         return found
 
     def learn(self, cards: Sequence[Sequence[float]]) -> None:
-        """Learn the last frame given to `boxes` into the felt, except under `cards` (the boxes
-        read as cards in it), whose long sides also keep `card_size` current."""
+        """Learn the last frame given to `boxes` into the felt, except under the cards held (read
+        lying still); `cards`, the boxes read as cards in it, update the held cards and keep
+        `card_size` current."""
+        read: list[Box] = [tuple(float(v) for v in box) for box in cards]  # type: ignore[misc]
+        still = [b for b in read if any(iou(b, last) >= STILL for last in self._last)]
+        self._held = [(b, age + 1) for b, age in self._held if age < HOLD
+                      and all(iou(b, r) < SAME_CARD for r in read)] + [(b, 0) for b in still]
+        self._last = read
         if self._small is None or self.felt is None:
             return
         keep = np.zeros(self._small.shape[:2], bool)
         for box in cards:
             x0, y0, x1, y1 = (int(v) for v in box)
             self._sizes.append(max(x1 - x0, y1 - y0))
+        for box, _ in self._held:
+            x0, y0, x1, y1 = (int(v) for v in box)
             keep[y0 // SCALE:y1 // SCALE + 1, x0 // SCALE:x1 // SCALE + 1] = True
         rate = np.where(keep, 0.0, self.rate).astype(np.float32)[..., None]
         self.felt += rate * (self._small.astype(np.float32) - self.felt)

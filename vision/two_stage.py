@@ -257,15 +257,24 @@ class TwoStage:
         found = self._read(bgr, main, boxes, self.detector_weight)
         if self.background is not None:  # then what differs from the felt where no card was read
             named = [d.box for d in found if d.card != UNNAMED]
-            extra = self.background.boxes(bgr, named)
+            held = self.background.held(named)  # cards lying still lately, lost by the boxes
+            extra = self.background.boxes(bgr, named + held)
+            more: list[Detection] = []
+            if held:  # a held card counts when named again: its weak readings would be stale
+                more = [d for d in self._read(bgr, main, _unnamed(held), 0.0) if d.card != UNNAMED]
             if extra:
-                unnamed = [Detection(UNNAMED, 0.0, box) for box in extra]
-                both = found + self._read(bgr, main, unnamed, 0.0)
+                more += self._read(bgr, main, _unnamed(extra), 0.0)
+            if more:
+                both = found + more
                 found = one_per_card([d for d in both if d.card != UNNAMED]) + [
                     d for d in both if d.card == UNNAMED]
             self.background.learn([d.box for d in found if d.card != UNNAMED])
         self.last_ms = (time.perf_counter() - start) * 1000
         return [d for d in found if conf is None or d.confidence >= conf]
+
+
+def _unnamed(boxes: Sequence[tuple[float, float, float, float]]) -> list[Detection]:
+    return [Detection(UNNAMED, 0.0, box) for box in boxes]
 
 
 def _scaled(d: Detection, sx: float, sy: float) -> Detection:

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from vision.background import WARMUP, TableBackground
+from vision.background import HOLD, WARMUP, TableBackground
 from vision.classifier import LABELS
 from vision.detections import Detection
 
@@ -78,6 +78,59 @@ def test_patches_that_are_not_card_sized_are_not_boxes() -> None:
     assert bg.boxes(arm, [OTHER]) == [] and bg.boxes(crumb, [OTHER]) == []
 
 
+def test_a_card_read_lying_still_is_read_again_where_it_lay_until_gone_for_long() -> None:
+    bg = TableBackground()
+    felt = _felt()
+    _warm(bg, felt)
+    with_card = _with_card(_with_card(felt, OTHER), CARD)
+    for _ in range(2):  # read at the same place two frames running: it lies still
+        bg.boxes(with_card, [OTHER, CARD])
+        bg.learn([OTHER, CARD])
+    # The box model loses the card (its score sank on a busy cloth): its box is read again, for as
+    # long as it is read there.
+    for _ in range(3 * HOLD):
+        assert bg.held([OTHER]) == [CARD]
+        bg.boxes(with_card, [OTHER, CARD])
+        bg.learn([OTHER, CARD])
+    assert bg.held([OTHER, CARD]) == []  # found by the box model: not read twice
+    assert bg.held([OTHER, (205, 110, 235, 150)]) == []  # a box read on it covers it
+    # Picked up: felt where it lay. Its box is offered HOLD frames more (a hand may cover it),
+    # then no more.
+    table = _with_card(felt, OTHER)
+    offered = 0
+    for _ in range(3 * HOLD):
+        offered += bg.held([OTHER]) == [CARD]
+        bg.boxes(table, [OTHER])
+        bg.learn([OTHER])
+    assert offered == HOLD + 1  # the frame it went, then HOLD frames unread
+    assert bg.held([OTHER]) == []
+    bg.reset()
+    assert bg.held([]) == []
+
+
+def test_a_card_read_moving_or_once_is_not_held() -> None:
+    bg = TableBackground()
+    _warm(bg, _felt())
+    for step in range(5):  # carried across the table by a hand, read at each place
+        bg.learn([OTHER, (100 + 20 * step, 100, 140 + 20 * step, 160)])
+    bg.learn([OTHER])
+    assert bg.held([OTHER]) == []
+    bg.learn([OTHER, CARD])  # read once (a box on a part of a card, or a flicker)
+    bg.learn([OTHER])
+    assert bg.held([OTHER]) == []
+
+
+def test_a_card_touching_a_card_read_is_a_patch_of_its_own() -> None:
+    bg = TableBackground()
+    felt = _felt()
+    for _ in range(WARMUP + 1):  # the felt learnt bare; the card size from a card read
+        bg.boxes(felt, [])
+        bg.learn([OTHER])
+    beside = (80, 45, 120, 105)  # touching OTHER's right edge: one blob with it on the felt
+    (box,) = bg.boxes(_with_card(_with_card(felt, OTHER), beside), [OTHER])
+    assert all(abs(a - b) <= 4 for a, b in zip(box, beside, strict=True))
+
+
 def test_two_stage_reads_a_card_only_the_felt_shows() -> None:
     from vision.two_stage import TwoStage
 
@@ -103,3 +156,42 @@ def test_two_stage_reads_a_card_only_the_felt_shows() -> None:
     found = reader.detect(_with_card(_with_card(felt, OTHER), CARD))
     assert sorted(d.card for d in found) == ["7H", "AS"]
     assert "felt learnt" in repr(reader)
+
+
+def test_two_stage_reads_a_held_card_again_and_passes_no_stale_weak_reading() -> None:
+    from vision.two_stage import TwoStage
+
+    class LosesIt:
+        """The box model finds the card for a while, then its score sinks under the bar."""
+
+        found = True
+
+        def detect(self, bgr: np.ndarray, conf: float | None = None) -> list[Detection]:
+            return [Detection("?", 0.5, CARD)] if self.found else []
+
+    class Reads:
+        """The card's box reads 7H, clearly until `seen` is False, then weakly (a hand on it)."""
+
+        path, turns, seen = Path("stub.onnx"), 1, True
+
+        def probabilities(self, bgr: np.ndarray, boxes) -> np.ndarray:
+            out = np.full((len(boxes), len(LABELS)), 1e-4, np.float32)
+            for i in range(len(boxes)):
+                out[i, LABELS.index("7H")] = 0.9 if self.seen else 0.35
+                out[i, LABELS.index("8H")] = 0.0 if self.seen else 0.3
+                out[i, LABELS.index("none")] = 0.05 if self.seen else 0.2
+            return out / out.sum(axis=1, keepdims=True)
+
+    boxes, reads = LosesIt(), Reads()
+    reader = TwoStage(boxes, reads, box_conf=0.1, background=TableBackground(),  # type: ignore[arg-type]
+                      weak_prob=0.2)
+    frame = _with_card(_felt(), CARD)
+    for _ in range(3):
+        assert [(d.card, d.box) for d in reader.detect(frame)] == [("7H", CARD)]
+    boxes.found = False
+    for _ in range(5):  # lost by the box model, read again where it lay
+        assert [(d.card, d.box) for d in reader.detect(frame)] == [("7H", CARD)]
+    reads.seen = False  # read weakly there now: nothing, not a weak hint frame after frame
+    assert reader.detect(frame) == []
+    boxes.found = True  # the box model's own box still passes a weak reading on, unnamed
+    assert [d.card for d in reader.detect(frame)] == ["?"]
