@@ -69,7 +69,9 @@ class Health:
 
 
 def write_evidence(frame: Any, box: list[float] | None, directory: Path, name: str) -> str | None:
-    """Cut the card (with a margin) out of the full-resolution frame; returns the file name."""
+    """Cut the card (with a margin) out of the full-resolution frame; returns the file name, or
+    None when there is nothing to cut. A disk that refuses the file raises OSError (no half-written
+    file is left)."""
     if box is None:
         return None
     import cv2
@@ -94,11 +96,9 @@ def write_evidence(frame: Any, box: list[float] | None, directory: Path, name: s
             raise OSError(f"cannot write {tmp}")
         os.replace(tmp, path)  # the event never names a half-written file
     except OSError:
-        # A full or read-only disk loses the picture, never the play: the event is stored
-        # without it (the caller says so in the health figures).
         with contextlib.suppress(OSError):
             tmp.unlink(missing_ok=True)
-        return None
+        raise
     return f"evidence/{name}"
 
 
@@ -132,8 +132,10 @@ def run_loop(
             data = ev["data"]
             if ev["type"] == "card_played" and evidence is not None and frame is not None:
                 name = f"{store.last_seq + 1:06d}-{data['card']}.jpg"
-                data["evidence"] = write_evidence(frame, ev.get("box"), evidence, name)
-                if data["evidence"] is None and ev.get("box") is not None:
+                try:
+                    data["evidence"] = write_evidence(frame, ev.get("box"), evidence, name)
+                except OSError:  # a full or read-only disk loses the picture, never the play
+                    data["evidence"] = None
                     health.evidence_failures += 1
             stored = store.append(ev["type"], data, actor="camera")
             ev["seq"] = stored.seq  # the tracker's history holds this dict: undo finds it
