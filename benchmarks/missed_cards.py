@@ -66,21 +66,20 @@ def share_bucket(visible: float) -> str:
     return f"{low:.1f}+" if high is None else f"{low:.1f}-{high:.1f}"
 
 
-def _seen(truth_image: Path, split: str) -> dict[str, list[tuple[float, tuple[float, ...]]]]:
-    """A rendered image's labelled cards: {card: [(visible share, visible-part box)]}, from its
+_META: dict[Path, dict[str, dict]] = {}  # a rendered set's meta rows by image, read once
+
+
+def _seen(truth_image: Path, split: str) -> dict[str, tuple[float, tuple[float, ...]]]:
+    """A rendered image's labelled cards: {card: (visible share, visible-part box)}, from its
     set's meta (empty for photos)."""
-    root = truth_image.parent.parent.parent
-    meta = root / "meta" / f"{split}.jsonl"
+    meta = truth_image.parent.parent.parent / "meta" / f"{split}.jsonl"
     if not meta.exists():
         return {}
-    cache = _seen.__dict__.setdefault("cache", {})
-    if meta not in cache:
-        cache[meta] = {
-            row["image"]: row
-            for row in map(json.loads, meta.read_text().splitlines()) if row.get("cards")
-        }
-    row = cache[meta].get(f"images/{split}/{truth_image.name}", {})
-    return {c["card"]: [(float(c["visible"]), tuple(c["seen_box"]))]
+    if meta not in _META:
+        rows = map(json.loads, meta.read_text(encoding="utf-8").splitlines())
+        _META[meta] = {row["image"]: row for row in rows}
+    row = _META[meta].get(f"images/{split}/{truth_image.name}", {})
+    return {c["card"]: (float(c["visible"]), tuple(c["seen_box"]))
             for c in row.get("cards", []) if c.get("labelled")}
 
 
@@ -121,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
         seen = _seen(truth.image, args.split)
         for card, _box in truth.cards:
             if card in seen:
-                by_share[(share_bucket(seen[card][0][0]), card in reported)] += 1
+                by_share[(share_bucket(seen[card][0]), card in reported)] += 1
         missed = [(card, box) for card, box in truth.cards if card not in reported]
         if not missed:
             continue
@@ -132,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
         tops = [(LABELS[int(row.argmax())], float(row.max())) for row in probs]
         on_label = reader.classifier.probabilities(image, [box for _card, box in missed])
         for (card, box), row in zip(missed, on_label, strict=True):
-            labels = [box] + [part for _v, part in seen.get(card, [])]
+            labels = [box] + ([seen[card][1]] if card in seen else [])
             cause = miss_cause(labels, boxes, tops, card, reader.min_prob)
             causes[cause] += 1
             right = read_right(row, card, reader.min_prob)
