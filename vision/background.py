@@ -10,19 +10,21 @@ The felt is a running average of the frames (`rate` per frame) at half resolutio
 cards held (below), so a card read lying still is never learnt as felt; anything else that stays
 (a glass, a phone) fades into the felt within seconds.
 
-A card read lying still (at the same place two frames running) is held: for HOLD frames after its
-last reading, while no card read in a frame matches or covers its box, that box is read again
-(`held`). On a busy cloth the box model's score for a card lying still can sink under its threshold
-for seconds (a queen read 0.96 at 3.2 s, its box scored 0.05-0.09 until 6 s, seed 2157 deal 3), and
-a card touching another is no card-sized patch for the felt. The classifier decides each frame; a
-card picked up leaves felt there, read `none`. A card moving in a hand is not held, nor a box on a
-part of a card read whole (the top of a 10 of diamonds reads 8D): such a box, read again frame
-after frame, would name a card that is not there.
+A card read lying still (read as the same card at the same place two frames running) is held: for
+HOLD frames after its last reading, while no card read in a frame matches or covers its box, that
+box is read again (`held`). On a busy cloth the box model's score for a card lying still can sink
+under its threshold for seconds (a queen read 0.96 at 3.2 s, its box scored 0.05-0.09 until 6 s,
+seed 2157 deal 3), and a card touching another is no card-sized patch for the felt. The classifier
+decides each frame; a card picked up leaves felt there, read `none`. A card moving in a hand is not
+held, nor a box on a part of a card read whole (the top of a 10 of diamonds reads 8D), nor a card
+read as two cards in turn (a 9D landing read 8D, then 7D: held, its box cut out of the felt's
+difference left a strip of the 9D that read 7D, and the tracker took it for more plays; seed 2144
+deal 5): such a box, read again frame after frame, would name a card that is not there.
 
     background = TableBackground()
     held = background.held(known_boxes)                # cards lying still lately: read again
     boxes = background.boxes(bgr, known_boxes + held)  # patches to read, in image pixels
-    background.learn([d.box for d in cards_read])     # then learn the felt around the cards
+    background.learn([d.box for d in cards_read], [d.card for d in cards_read])  # then the felt
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ DIFF = 28  # a pixel differs from the felt by this much (max over B, G, R, 0-255
 RATE = 0.05  # share of each new frame learnt into the felt (about 2 s at 10 frames/s)
 WARMUP = 10  # frames learnt before any patch is reported
 SAME_CARD = 0.5  # a box read in this frame this close to a held card's box is that card
-STILL = 0.8  # a card read two frames running with boxes this close lies still
+STILL = 0.8  # a card read as itself two frames running with boxes this close lies still
 COVERED = 0.5  # a held box this much inside a box read in this frame is part of that card
 HOLD = 20  # frames a card's box is read again after its last reading (2 s at 10 frames/s)
 
@@ -67,7 +69,7 @@ class TableBackground:
         self._small: np.ndarray | None = None
         self._sizes: deque[float] = deque(maxlen=200)  # long sides of the cards read lately
         self._held: list[tuple[Box, int]] = []  # cards read lying still: box, frames since
-        self._last: list[Box] = []  # the boxes read in the last frame
+        self._last: list[tuple[str, Box]] = []  # the cards read in the last frame, and boxes
 
     def reset(self) -> None:
         """Forget the felt (another table, or the camera moved)."""
@@ -124,15 +126,17 @@ class TableBackground:
                 found.append(box)
         return found
 
-    def learn(self, cards: Sequence[Sequence[float]]) -> None:
+    def learn(self, cards: Sequence[Sequence[float]], names: Sequence[str] | None = None) -> None:
         """Learn the last frame given to `boxes` into the felt, except under the cards held (read
-        lying still); `cards`, the boxes read as cards in it, update the held cards and keep
-        `card_size` current."""
+        lying still); `cards`, the boxes read as cards in it, and `names`, the card each was read
+        as (None: all alike), update the held cards and keep `card_size` current."""
         read: list[Box] = [tuple(float(v) for v in box) for box in cards]  # type: ignore[misc]
-        still = [b for b in read if any(iou(b, last) >= STILL for last in self._last)]
+        named = list(zip(names if names is not None else [""] * len(read), read, strict=True))
+        still = [b for card, b in named
+                 if any(card == was and iou(b, last) >= STILL for was, last in self._last)]
         self._held = [(b, age + 1) for b, age in self._held if age < HOLD
                       and all(iou(b, r) < SAME_CARD for r in read)] + [(b, 0) for b in still]
-        self._last = read
+        self._last = named
         if self._small is None or self.felt is None:
             return
         keep = np.zeros(self._small.shape[:2], bool)

@@ -268,7 +268,8 @@ class TwoStage:
                 both = found + more
                 found = one_per_card([d for d in both if d.card != UNNAMED]) + [
                     d for d in both if d.card == UNNAMED]
-            self.background.learn([d.box for d in found if d.card != UNNAMED])
+            cards = [d for d in found if d.card != UNNAMED]
+            self.background.learn([d.box for d in cards], [d.card for d in cards])
         self.last_ms = (time.perf_counter() - start) * 1000
         return [d for d in found if conf is None or d.confidence >= conf]
 

@@ -120,6 +120,18 @@ def test_a_card_read_moving_or_once_is_not_held() -> None:
     assert bg.held([OTHER]) == []
 
 
+def test_a_card_read_as_another_card_in_the_next_frame_is_not_held() -> None:
+    # A 9D landing read 8D, then 7D, at the same place (seed 2144 deal 5): no card lies still.
+    bg = TableBackground()
+    _warm(bg, _felt())
+    bg.learn([OTHER, CARD], ["KS", "8D"])
+    bg.learn([OTHER, CARD], ["KS", "7D"])
+    assert bg.held([OTHER]) == []
+    bg.learn([OTHER, CARD], ["KS", "7D"])  # read as the same card twice running: it lies still
+    bg.learn([OTHER], ["KS"])
+    assert bg.held([OTHER]) == [CARD]
+
+
 def test_a_card_touching_a_card_read_is_a_patch_of_its_own() -> None:
     bg = TableBackground()
     felt = _felt()
