@@ -22,7 +22,6 @@ are misread on the labelled box too (the classifier, not the boxes, loses the re
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections import Counter
 from collections.abc import Sequence
@@ -72,12 +71,11 @@ _META: dict[Path, dict[str, dict]] = {}  # a rendered set's meta rows by image, 
 def _seen(truth_image: Path, split: str) -> dict[str, tuple[float, tuple[float, ...]]]:
     """A rendered image's labelled cards: {card: (visible share, visible-part box)}, from its
     set's meta (empty for photos)."""
+    from vision.evaluate import read_meta
+
     meta = truth_image.parent.parent.parent / "meta" / f"{split}.jsonl"
-    if not meta.exists():
-        return {}
     if meta not in _META:
-        rows = map(json.loads, meta.read_text(encoding="utf-8").splitlines())
-        _META[meta] = {row["image"]: row for row in rows}
+        _META[meta] = read_meta(meta)
     row = _META[meta].get(f"images/{split}/{truth_image.name}", {})
     return {c["card"]: (float(c["visible"]), tuple(c["seen_box"]))
             for c in row.get("cards", []) if c.get("labelled")}

@@ -256,7 +256,7 @@ def load_yolo(root: Path, split: str) -> list[Truth]:
     images = root / "images" / split
     if not images.is_dir():
         raise SetError(f"{images}: no such image folder")
-    meta = _read_meta(root / "meta" / f"{split}.jsonl")
+    meta = read_meta(root / "meta" / f"{split}.jsonl")
     truths = []
     for image in sorted(
         p for p in images.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png")
@@ -283,7 +283,8 @@ def load_yolo(root: Path, split: str) -> list[Truth]:
     return truths
 
 
-def _read_meta(path: Path) -> dict[str, dict[str, object]]:
+def read_meta(path: Path) -> dict[str, dict[str, object]]:
+    """A rendered set's `meta/<split>.jsonl` by image ('images/<split>/<file>'); {} if absent."""
     if not path.exists():
         return {}
     rows = (json.loads(line) for line in path.read_text().splitlines() if line.strip())
