@@ -11,15 +11,18 @@ cards held (below), so a card read lying still is never learnt as felt; anything
 (a glass, a phone) fades into the felt within seconds.
 
 A card read lying still (read as the same card at the same place two frames running) is held: for
-HOLD frames after its last reading, while no card read in a frame matches or covers its box, that
-box is read again (`held`). On a busy cloth the box model's score for a card lying still can sink
-under its threshold for seconds (a queen read 0.96 at 3.2 s, its box scored 0.05-0.09 until 6 s,
-seed 2157 deal 3), and a card touching another is no card-sized patch for the felt. The classifier
-decides each frame; a card picked up leaves felt there, read `none`. A card moving in a hand is not
-held, nor a box on a part of a card read whole (the top of a 10 of diamonds reads 8D), nor a card
-read as two cards in turn (a 9D landing read 8D, then 7D: held, its box cut out of the felt's
-difference left a strip of the 9D that read 7D, and the tracker took it for more plays; seed 2144
-deal 5): such a box, read again frame after frame, would name a card that is not there.
+HOLD frames after its last reading, while no box found in a frame (named, or read too weakly to
+name) matches or covers its box, that box is read again (`held`). On a busy cloth the box model's
+score for a card lying still can sink under its threshold for seconds (a queen read 0.96 at 3.2 s,
+its box scored 0.05-0.09 until 6 s, seed 2157 deal 3), and a card touching another is no
+card-sized patch for the felt. The classifier decides each frame; a card picked up leaves felt
+there, read `none`. A card moving in a hand is not held, nor a card read as two cards in turn (a
+9D landing read 8D, then 7D: held, its box cut out of the felt's difference left a strip of the 9D
+that read 7D, and the tracker took it for more plays; seed 2144 deal 5). A part of a card can be
+held (the lower half of a 9S landing under the hand read 8S three frames running, seed 2140 deal
+5), but the box found on the whole card then covers it, even read too weakly to name (9S just
+under the bar); read again beside that box, the half put an 8S on the table and the 9S was
+recorded as 8S.
 
     background = TableBackground()
     held = background.held(known_boxes)                # cards lying still lately: read again
@@ -83,8 +86,8 @@ class TableBackground:
         return median(self._sizes) if len(self._sizes) >= 3 else None
 
     def held(self, known: Sequence[Sequence[float]]) -> list[Box]:
-        """The boxes of the cards held (read lying still lately) that no `known` box (the cards
-        read in this frame) matches or covers: to be read again."""
+        """The boxes of the cards held (read lying still lately) that no `known` box (the boxes
+        found in this frame, named or not) matches or covers: to be read again."""
         return [b for b, _ in self._held
                 if all(iou(b, k) < SAME_CARD and inside(b, k) < COVERED for k in known)]
 

@@ -257,7 +257,9 @@ class TwoStage:
         found = self._read(bgr, main, boxes, self.detector_weight)
         if self.background is not None:  # then what differs from the felt where no card was read
             named = [d.box for d in found if d.card != UNNAMED]
-            held = self.background.held(named)  # cards lying still lately, lost by the boxes
+            # Cards lying still lately, where the box model found nothing: a box found there,
+            # even one read too weakly to name, is what lies there now (seed 2140 deal 5).
+            held = self.background.held([d.box for d in found])
             extra = self.background.boxes(bgr, named + held)
             more: list[Detection] = []
             if held:  # a held card counts when named again: its weak readings would be stale

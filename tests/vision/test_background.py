@@ -207,3 +207,45 @@ def test_two_stage_reads_a_held_card_again_and_passes_no_stale_weak_reading() ->
     assert reader.detect(frame) == []
     boxes.found = True  # the box model's own box still passes a weak reading on, unnamed
     assert [d.card for d in reader.detect(frame)] == ["?"]
+
+
+def test_a_held_card_is_not_read_again_under_a_box_found_there_even_one_read_weakly() -> None:
+    # Seed 2140 deal 5: N's 9S landing under the hand showed its lower half, read 8S three frames
+    # running (held); the whole card's box then read 9S just under the bar, and the held half,
+    # read again, put an 8S on the table for a frame: the 9S was recorded as 8S.
+    from vision.two_stage import TwoStage
+
+    half = (CARD[0], CARD[1] + 30, CARD[2], CARD[3])
+
+    class Boxes:
+        box = half
+
+        def detect(self, bgr: np.ndarray, conf: float | None = None) -> list[Detection]:
+            return [Detection("?", 0.5, self.box)]
+
+    class Reads:
+        """The half reads 8S; the whole card reads 9S, too weakly to name."""
+
+        path, turns = Path("stub.onnx"), 1
+
+        def probabilities(self, bgr: np.ndarray, boxes) -> np.ndarray:
+            out = np.full((len(boxes), len(LABELS)), 1e-4, np.float32)
+            for i, box in enumerate(boxes):
+                if tuple(box) == half:
+                    out[i, LABELS.index("8S")] = 0.9
+                else:
+                    out[i, LABELS.index("9S")], out[i, LABELS.index("7S")] = 0.4, 0.35
+                    out[i, LABELS.index("none")] = 0.25
+            return out / out.sum(axis=1, keepdims=True)
+
+    boxes = Boxes()
+    reader = TwoStage(boxes, Reads(), box_conf=0.1, background=TableBackground(),  # type: ignore[arg-type]
+                      weak_prob=0.2)
+    frame = _with_card(_felt(), CARD)
+    for _ in range(2):
+        assert [d.card for d in reader.detect(frame)] == ["8S"]
+    boxes.box = CARD
+    for _ in range(3):
+        found = reader.detect(frame)
+        assert [(d.card, d.box) for d in found] == [("?", CARD)]
+        assert found[0].alternatives[0][0] == "9S"
