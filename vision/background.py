@@ -48,7 +48,7 @@ RATE = 0.05  # share of each new frame learnt into the felt (about 2 s at 10 fra
 WARMUP = 10  # frames learnt before any patch is reported
 SAME_CARD = 0.5  # a box read in this frame this close to a held card's box is that card
 STILL = 0.8  # a card read as itself two frames running with boxes this close lies still
-COVERED = 0.5  # a held box this much inside a box read in this frame is part of that card
+COVERED = 0.5  # a held box this much inside a box found in this frame is part of that card
 HOLD = 20  # frames a card's box is read again after its last reading (2 s at 10 frames/s)
 
 
