@@ -128,6 +128,15 @@ class CardTrack:
         top, share = self.best()
         return share >= 0.6 and statistics.fmean(self.conf.get(top, [0.0])) >= sure_conf
 
+    @property
+    def glimpsed(self) -> float:
+        """When it was last seen, or last covered by a box read too weakly to name that reads
+        its best name best (`read_weakly`): such boxes keep it from being forgotten, and on a
+        card seen weakly of late stand for it this frame (seed 2153 deal 3: E's QS, named once,
+        then read QS 0.3-0.47 / JS 0.2-0.29 for a second, was forgotten after 0.6 s and
+        recorded 1.35 s after it settled, from a new streak)."""
+        return max(self.last_seen, self.weak_times[-1]) if self.weak_times else self.last_seen
+
     def seen_weakly(self) -> bool:
         """Whether one of its last LATELY sightings was a box read under PLAIN
         (`weak_sightings`)."""

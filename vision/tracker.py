@@ -199,7 +199,7 @@ class TableTracker(Recording, Gathering, ReadingFixes, UnreadNaming, TurnOrder):
         self.tracks += new
         kept = []
         for tr in self.tracks:
-            if tr.state in ("played", "gathered") or t - tr.last_seen <= s.forget_s \
+            if tr.state in ("played", "gathered") or t - tr.glimpsed <= s.forget_s \
                     or (tr.held and len(tr.times) >= HELD_SEEN):
                 kept.append(tr)
             elif tr.state == "candidate" and len(tr.times) >= 2:
@@ -309,7 +309,7 @@ class TableTracker(Recording, Gathering, ReadingFixes, UnreadNaming, TurnOrder):
         s = self.settings
         if t - tr.settled_since < s.steady_s - 1e-6:
             return False
-        if tr.seen_weakly() and tr.last_seen != t:
+        if tr.seen_weakly() and tr.glimpsed != t:
             # (seed 2109 deal 10: N's AC, in a hand over N's place, read AC 0.45-0.52 for four
             # frames, 0.2 s before N put the QD down, was steady and recorded, as it was gone)
             return False
@@ -320,9 +320,8 @@ class TableTracker(Recording, Gathering, ReadingFixes, UnreadNaming, TurnOrder):
         hits = count_since(tr.times, since)
         # Frames that read it only weakly, its best name best, show it lying there too, once
         # it has been named WEAK_AFTER times and while it is seen (named or weakly) this frame.
-        weak = tr.weak_times
-        if len(tr.times) >= WEAK_AFTER and (tr.last_seen == t or (weak and weak[-1] == t)):
-            hits += count_since(weak, since)
+        if len(tr.times) >= WEAK_AFTER and tr.glimpsed == t:
+            hits += count_since(tr.weak_times, since)
         # A card that stays put is real even if the detector only sees it every other frame:
         # the share asked for falls to half of hit_ratio over the next second, with more hits.
         age = t - tr.settled_since - s.steady_s

@@ -118,6 +118,24 @@ def test_a_card_named_once_then_read_weakly_but_clearly_is_recorded_once_steady(
     assert play["uncertain"]  # (named at under sure_conf: judged again later)
 
 
+def test_a_card_seen_weakly_stays_followed_while_weak_boxes_read_it_best():
+    # Seed 2153 deal 3: E's QS, named once (0.51), then read QS 0.47 / JS 0.19 (a sighting),
+    # then QS 0.3-0.47 / JS 0.2-0.29 frame after frame: those boxes kept nothing alive, so the
+    # card was forgotten 0.6 s later and recorded 1.35 s after it settled, from a new streak.
+    tr = dealt_by_referee("E")  # N leads
+
+    def script(t):
+        k = round(t * 10)
+        if k == 0:
+            return [det("9S", "N", 0.55, (("TS", 0.2),))]
+        return [weak("9S", "N", 0.47 if k == 1 else 0.45, (("TS", 0.15 if k == 1 else 0.25),))]
+
+    events, _ = run(tr, script, seconds=2.0)
+    ((_kind, play),) = [(e["type"], e["data"]) for e in events]
+    assert (play["seat"], play["card"]) == ("N", "9S")
+    assert play["t"] <= tr.settings.steady_s + 0.1 + 1e-6
+
+
 def test_weak_boxes_with_a_close_second_reading_are_no_sighting():
     tr = dealt_by_referee("E")
     events, _ = run(tr, named_once("9S", "N", second=0.25), seconds=1.5)
