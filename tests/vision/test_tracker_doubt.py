@@ -76,6 +76,20 @@ def test_an_unread_card_read_weakly_is_named_in_doubt_while_its_trick_lies(weak,
     assert tr.view.plays[6] == ("W", "9C") and tr.view.turn == "S"
 
 
+def test_an_unread_card_of_a_trick_gone_is_named_once_its_rival_reading_is_played() -> None:
+    # W's card read 9C 0.3 / TC 0.25: too close to name while its trick lay there. S then leads
+    # the TC, read surely: a deck holds one TC, so W's readings favour the 9C alone (seed 2145
+    # deal 19: N's QS read QS / JS, named when the JS was played, not at the deal's end).
+    tr, events, t = second_trick_with_w_unread((("9C", 0.3), ("TC", 0.25)))
+    assert [e for e in events if e["type"] == "correction"] == [] and tr.view.unread == [6]
+    ev, _ = run(tr, lying_at({"S": "TC"}), t0=t, seconds=1.0)
+    assert plays(ev) == [("S", "TC")]
+    fixes = [fixed(e) for e in ev if e["type"] == "correction"]
+    assert fixes == [{"play": 6, "card": "9C", "before": None, "uncertain": True,
+                      "alternatives": []}]
+    assert tr.view.plays[6] == ("W", "9C") and tr.view.unread == []
+
+
 def test_a_weak_reading_that_would_make_its_seat_a_revoker_is_not_named_early() -> None:
     # W did not follow clubs in the first trick: W holding TC would be a revoke. Read weakly
     # as TC, W's unread card stays unread (the deal's end judges it with the rest).
