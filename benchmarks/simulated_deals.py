@@ -127,6 +127,25 @@ def _named_at(events: list[dict]) -> dict[int, float]:
     return at
 
 
+def _shown_wrong(true_plays: list[tuple], events: list[dict]) -> list[tuple[bool, float]]:
+    """(in doubt, seconds of video until corrected) for each play first recorded with a card
+    other than the true one: what the live page showed wrongly meanwhile (infinity when the
+    record kept it)."""
+    first: dict[int, dict] = {}
+    fixed: dict[int, float] = {}
+    for e in events:
+        data = e["data"]
+        if e["type"] == "card_played":
+            first[len(first)] = data
+        elif e["type"] == "correction" and data.get("t") is not None \
+                and data.get("card") != data.get("before"):
+            fixed.setdefault(int(data["play"]), float(data["t"]))
+    return [(bool(p.get("uncertain")), fixed.get(i, float("inf")) - float(p["t"]))
+            for i, p in first.items()
+            if p["card"] is not None and i < len(true_plays)
+            and (p["seat"], p["card"]) != tuple(true_plays[i])]
+
+
 def measure(items: list[tuple[dict, dict]], frames: int, wall: float) -> list[str]:
     """The figures of the acceptance check, one per line, from (true record, replay result)."""
     from engine.record import judge, load_record
@@ -136,6 +155,7 @@ def measure(items: list[tuple[dict, dict]], frames: int, wall: float) -> list[st
     latencies: list[float] = []
     from_landing: list[float] = []
     named: list[float] = []
+    shown_wrong: list[tuple[bool, float]] = []
     per_deal = []
     for truth, result in items:
         sim = truth["meta"]["simulated"]
@@ -171,6 +191,7 @@ def measure(items: list[tuple[dict, dict]], frames: int, wall: float) -> list[st
         t_settled = {e["play"]: e["t_settled"] for e in sim["timeline"]}
         t_landed = {e["play"]: e.get("t_landed", e["t_settled"]) for e in sim["timeline"]}
         named_at = _named_at(result["events"])
+        shown_wrong += _shown_wrong(true_plays, result["events"])
         for i in ok:
             t = result["plays"][i]["t"]
             latencies.append(float(t) - t_settled[i])
@@ -189,6 +210,12 @@ def measure(items: list[tuple[dict, dict]], frames: int, wall: float) -> list[st
         f"false flags: {false_flags} (and {false_doubts} more marked in doubt)",
         f"deals whose score equals the true record's: {same_score}/{len(items)}",
     ]
+    if shown_wrong:
+        spans = sorted(span for _doubt, span in shown_wrong)
+        lines.append(f"plays first recorded with a wrong card (shown so until corrected): "
+                     f"{len(shown_wrong)}/{plays}, {sum(d for d, _ in shown_wrong)} of them in "
+                     f"doubt; shown wrongly for a median {statistics.median(spans):.1f} s, "
+                     f"worst {spans[-1]:.1f} s")
     for name, values in (("settled (still, uncovered) to recorded", latencies),
                          ("landed (still, hand on it) to recorded", from_landing),
                          ("settled to named right (an unread play: when its card is named)",
