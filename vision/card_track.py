@@ -131,10 +131,12 @@ class CardTrack:
     @property
     def glimpsed(self) -> float:
         """When it was last seen, or last covered by a box read too weakly to name that reads
-        its best name best (`read_weakly`): such boxes keep it from being forgotten, and on a
-        card seen weakly of late stand for it this frame (seed 2153 deal 3: E's QS, named once,
-        then read QS 0.3-0.47 / JS 0.2-0.29 for a second, was forgotten after 0.6 s and
-        recorded 1.35 s after it settled, from a new streak)."""
+        its best name best (`read_weakly`). On a card seen weakly of late such a box stands for
+        it this frame, so that it may be found steady (seed 2153 deal 3: E's QS, named once,
+        then read QS 0.47 / JS 0.19 and QS 0.3-0.47 / JS 0.2-0.29 for a second, was never
+        steady, was forgotten after 0.6 s and recorded 1.35 s after it settled, from a new
+        streak). Such boxes do not keep a card from being forgotten: that kept a KH misread
+        recorded (seed 2140 deal 10, S's QH, shown KH for 86 s instead of unread)."""
         return max(self.last_seen, self.weak_times[-1]) if self.weak_times else self.last_seen
 
     def seen_weakly(self) -> bool:

@@ -199,7 +199,7 @@ class TableTracker(Recording, Gathering, ReadingFixes, UnreadNaming, TurnOrder):
         self.tracks += new
         kept = []
         for tr in self.tracks:
-            if tr.state in ("played", "gathered") or t - tr.glimpsed <= s.forget_s \
+            if tr.state in ("played", "gathered") or t - tr.last_seen <= s.forget_s \
                     or (tr.held and len(tr.times) >= HELD_SEEN):
                 kept.append(tr)
             elif tr.state == "candidate" and len(tr.times) >= 2:

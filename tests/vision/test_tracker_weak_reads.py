@@ -118,10 +118,10 @@ def test_a_card_named_once_then_read_weakly_but_clearly_is_recorded_once_steady(
     assert play["uncertain"]  # (named at under sure_conf: judged again later)
 
 
-def test_a_card_seen_weakly_stays_followed_while_weak_boxes_read_it_best():
+def test_a_card_seen_weakly_is_steady_on_frames_where_weak_boxes_read_it_best():
     # Seed 2153 deal 3: E's QS, named once (0.51), then read QS 0.47 / JS 0.19 (a sighting),
-    # then QS 0.3-0.47 / JS 0.2-0.29 frame after frame: those boxes kept nothing alive, so the
-    # card was forgotten 0.6 s later and recorded 1.35 s after it settled, from a new streak.
+    # then QS 0.3-0.47 / JS 0.2-0.29 frame after frame: seen weakly of late and not seen this
+    # frame, it was never steady; forgotten 0.6 s later, recorded 1.35 s after it settled.
     tr = dealt_by_referee("E")  # N leads
 
     def script(t):
