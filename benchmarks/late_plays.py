@@ -4,11 +4,13 @@ record, beside `deal_NNN.replay.json`, what the pipeline saw).
 
     .venv/bin/python benchmarks/late_plays.py /tmp/sims/setA /tmp/sims/setB [--list]
 
-Causes, in this order: deduced at the deal's end (never read plainly); recorded unread (named
-later); waiting for the play before it (recorded together, the one before late too); first seen
-over 0.3 s after settling (boxed late: under a hand, or read too weakly); waiting for a name read
-under `sure_conf` (0.6); any other wait (a name with under 60% of its votes, or the turn).
-The first three are the detector's; the last three the tracker's caution.
+A play's latency runs to when the record last changed its card (an unread or misread play: when
+it was named right). Causes, in this order: deduced at the deal's end (never read plainly);
+recorded with a wrong card (corrected later); recorded unread (named later); waiting for the play
+before it (recorded together, the one before late too); first seen over 0.3 s after settling
+(boxed late: under a hand, or read too weakly); waiting for a name read under `sure_conf` (0.6);
+any other wait (a name with under 60% of its votes, or the turn). The first four are the
+detector's; the last three the tracker's caution.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ import argparse
 import json
 from collections import Counter
 from pathlib import Path
+
+from simulated_deals import _named_at as named_at
 
 LATE = 0.5  # s of video from settled to recorded: the issue's bar
 SEEN_LATE = 0.3  # first seen this long after settling: boxed late
@@ -37,11 +41,12 @@ def late_plays(folder: Path) -> tuple[int, list[tuple[str, str, int, float]]]:
         deduced = {e["data"]["play"] for e in result["events"]
                    if e["type"] == "correction" and e["data"].get("deduced")}
         plays = result["plays"]
+        named = named_at(result["events"])
         for i, (true_play, play) in enumerate(zip(truth["plays"], plays, strict=False)):
             if [play["seat"], play["card"]] != list(true_play):
                 continue
             right += 1
-            latency = float(play["t"]) - settled[i]
+            latency = named.get(i, float(play["t"])) - settled[i]
             if latency <= LATE:
                 continue
             before = plays[i - 1] if i % 4 else None
@@ -49,6 +54,8 @@ def late_plays(folder: Path) -> tuple[int, list[tuple[str, str, int, float]]]:
                 and float(play["t"]) - settled[i - 1] > LATE
             if i in deduced:
                 cause = "deduced at the deal's end"
+            elif play.get("read_as") is not None:
+                cause = "recorded with a wrong card, corrected later"
             elif play["seen"] is None:
                 cause = "recorded unread, named later"
             elif chained:
