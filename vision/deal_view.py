@@ -25,7 +25,9 @@ HINT_MARGIN = 1.0
 # became a play and shifted the rest of a simulated deal).
 OTHER_SHARE = 0.25
 # An unread play named early (`least_broken`) judges each way of filling the unread plays so far:
-# at most this many (two unread plays among 30 cards; ~0.2 ms each, once per trick at most).
+# at most this many (two unread plays among 30 cards; ~0.2 ms each, once for each unread play
+# each time a play is recorded; tracker alone on seed 2142, 18,517 frames: 26-27 s, 27-28 s before
+# every unread play of the deal was judged so).
 EARLY_FILLINGS = 900
 
 _CCW = ("N", "W", "S", "E")
