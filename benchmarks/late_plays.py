@@ -20,7 +20,7 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from simulated_deals import _named_at as named_at
+from simulated_deals import named_at
 
 LATE = 0.5  # s of video from settled to recorded: the bar
 SEEN_LATE = 0.3  # first seen this long after settling: boxed late

@@ -111,20 +111,24 @@ def common(a: list, b: list) -> int:
     return row[-1]
 
 
-def _named_at(events: list[dict]) -> dict[int, float]:
-    """Play index -> the frame time its card last changed in the log: when it was recorded, or
-    when a correction named or renamed it (an unread play is recorded without its card)."""
-    at: dict[int, float] = {}
+def _card_changes(events: list[dict]):
+    """(play index, event data, whether it records the play) for each event of the log that set
+    a play's card: its recording (an unread play is recorded without its card), and each
+    correction that named or renamed it (not a reading confirmed)."""
     played = 0
     for e in events:
         data = e["data"]
         if e["type"] == "card_played":
-            at[played] = float(data["t"])
+            yield played, data, True
             played += 1
         elif e["type"] == "correction" and data.get("t") is not None \
-                and data.get("card") != data.get("before"):  # (not a reading confirmed)
-            at[int(data["play"])] = float(data["t"])
-    return at
+                and data.get("card") != data.get("before"):
+            yield int(data["play"]), data, False
+
+
+def named_at(events: list[dict]) -> dict[int, float]:
+    """Play index -> the frame time its card last changed in the log (`_card_changes`)."""
+    return {i: float(data["t"]) for i, data, _recorded in _card_changes(events)}
 
 
 def _shown_wrong(true_plays: list[tuple], events: list[dict]) -> list[tuple[bool, float]]:
@@ -133,13 +137,11 @@ def _shown_wrong(true_plays: list[tuple], events: list[dict]) -> list[tuple[bool
     record kept it)."""
     first: dict[int, dict] = {}
     fixed: dict[int, float] = {}
-    for e in events:
-        data = e["data"]
-        if e["type"] == "card_played":
-            first[len(first)] = data
-        elif e["type"] == "correction" and data.get("t") is not None \
-                and data.get("card") != data.get("before"):
-            fixed.setdefault(int(data["play"]), float(data["t"]))
+    for i, data, recorded in _card_changes(events):
+        if recorded:
+            first[i] = data
+        else:
+            fixed.setdefault(i, float(data["t"]))
     return [(bool(p.get("uncertain")), fixed.get(i, float("inf")) - float(p["t"]))
             for i, p in first.items()
             if p["card"] is not None and i < len(true_plays)
@@ -190,13 +192,13 @@ def measure(items: list[tuple[dict, dict]], frames: int, wall: float) -> list[st
         # Latency: the video time each right play was recorded minus when its card settled.
         t_settled = {e["play"]: e["t_settled"] for e in sim["timeline"]}
         t_landed = {e["play"]: e.get("t_landed", e["t_settled"]) for e in sim["timeline"]}
-        named_at = _named_at(result["events"])
+        named_when = named_at(result["events"])
         shown_wrong += _shown_wrong(true_plays, result["events"])
         for i in ok:
             t = result["plays"][i]["t"]
             latencies.append(float(t) - t_settled[i])
             from_landing.append(float(t) - t_landed[i])
-            named.append(named_at.get(i, float(t)) - t_settled[i])
+            named.append(named_when.get(i, float(t)) - t_settled[i])
         per_deal.append(f"{len(ok)}/{len(true_plays)}{'' if same else '(score!)'}")
     lines = [
         f"deals: {len(items)}; plays right per deal: {' '.join(per_deal)}",
