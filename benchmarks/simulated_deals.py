@@ -269,6 +269,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pace", type=float, default=1.0)
     parser.add_argument("--size", default="640x480", help="video WxH (default 640x480)")
     parser.add_argument("--designs", nargs="+", help="default: the held-out designs")
+    parser.add_argument("--clutter", action="store_true",
+                        help="film the tricks won as piles of backs, and objects on the felt")
     parser.add_argument("--threads", type=int, default=2, help="cores for the detector (2)")
     parser.add_argument("--oracle", action="store_true", help="renderer labels, not the detector")
     parser.add_argument("--reuse", action="store_true", help="keep the videos already in --out")
@@ -325,7 +327,8 @@ def main(argv: list[str] | None = None) -> int:
         t0 = time.perf_counter()
         files = simulate_deals(args.out, args.deals, seed=args.seed, illegal=args.illegal,
                                designs=args.designs, fps=args.fps, pace=args.pace,
-                               size=tuple(int(v) for v in args.size.split("x")))
+                               size=tuple(int(v) for v in args.size.split("x")),
+                               clutter=args.clutter)
         print(f"filmed {len(files)} deals in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
         videos = [f.record for f in files]
     videos = videos[: args.deals]

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from engine.cards import DECK, Card, Seat
 from engine.contract import Contract
 from engine.rules import RuleSet, find_rules
+from vision.table_clutter import TableClutter, TableObject, lay_clutter
 
 if TYPE_CHECKING:
     from engine.observe import ObservedDeal
@@ -194,6 +195,8 @@ class Scene:
 
     cards: tuple[CardPose, ...]
     hands: tuple[HandPose, ...]
+    backs: tuple[tuple[float, float, float], ...] = ()  # face-down cards (x, y, angle)
+    objects: tuple[TableObject, ...] = ()
 
 
 @dataclass
@@ -229,6 +232,7 @@ class Timeline:
     cards: dict[Card, _Track]
     hands: list[tuple[Seat, _Track]]
     gathered: list[float]  # when each trick's cards have vanished
+    clutter: TableClutter | None = None  # piles of tricks won, objects (`vision.table_clutter`)
 
     def scene_at(self, t: float) -> Scene:
         cards = tuple(
@@ -241,7 +245,9 @@ class Timeline:
             for seat, track in self.hands
             if (pose := track.at(t)) is not None
         )
-        return Scene(cards, hands)
+        if self.clutter is None:
+            return Scene(cards, hands)
+        return Scene(cards, hands, self.clutter.backs_at(t), self.clutter.objects)
 
 
 def _edge(seat: Seat, along: float = 0.0) -> tuple[float, float]:
@@ -262,13 +268,14 @@ def _spot(seat: Seat, rng: random.Random) -> tuple[float, float, float]:
 
 def build_timeline(
     deal: SimDeal, rng: random.Random, pace: float = 1.0, nudges: float = 0.15,
-    passes: float = 0.2,
+    passes: float = 0.2, clutter: bool = False,
 ) -> Timeline:
     """Stage the deal on the felt: each card brought in by a hand, left in front of its player,
     sometimes nudged later; stray hands passing over the cards; each trick swept to its winner.
 
     `pace` scales every duration (0.5 plays twice as fast). `nudges` and `passes` are the chances
     that a card is pushed after it landed and that a hand passes over a trick in progress.
+    `clutter`: the tricks stay face down in piles, and objects lie near the corners.
     """
     winners = deal.winners
     cards: dict[Card, _Track] = {}
@@ -311,7 +318,11 @@ def build_timeline(
         t = _gather(winners[trick], cards, hands, on_table, t, pace)
         gathered.append(t)
         t += rng.uniform(0.3, 0.8) * pace
-    return Timeline(t + 1.0 * pace, settled, landed, cards, hands, gathered)
+    table = None
+    if clutter:  # drawn last, from its own generator: the deal is staged as without it
+        turned = [(w, g - 0.4 * pace) for w, g in zip(winners, gathered, strict=True)]
+        table = lay_clutter(turned, SIDE, FACING, random.Random(rng.randrange(2**31)))
+    return Timeline(t + 1.0 * pace, settled, landed, cards, hands, gathered, table)
 
 
 def _nudge(

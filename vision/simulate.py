@@ -111,6 +111,13 @@ class Filming:
             palm = (h.x - dx / norm * reach, h.y - dy / norm * reach)
             seed = self.seed * 4 + list(SIDE).index(h.seat)  # one skin and shape per player
             occluders.append(Occluder("hand", self.to_table(*palm), angle=angle, seed=seed))
+        # The piles lie under the cards swept onto them (a deck drawn without a back shows
+        # none); objects on the felt, under the hands.
+        if self.scene.design.back is not None:
+            placements += [Placement("back", self.to_table(x, y), angle=angle, z=-1.0)
+                           for x, y, angle in scene.backs]
+        occluders += [Occluder(o.kind, self.to_table(o.x, o.y), o.angle, o.scale, z=1e6,
+                               seed=o.seed) for o in scene.objects]
         return placements, occluders
 
     def frame(self, scene: Scene, index: int) -> np.ndarray:
@@ -200,6 +207,7 @@ def simulate_deal(
     pace: float = 1.0,
     passes: float = 0.2,
     felt_share: float = FELT_SHARE,
+    clutter: bool = False,
 ) -> SimulatedFiles:
     """Film one deal into `out/deal_XXX.mp4` and write its true record `out/deal_XXX.json`."""
     out.mkdir(parents=True, exist_ok=True)
@@ -225,6 +233,7 @@ def simulate_deal(
         "seed": seed,
         "pace": pace,
         "passes": passes,
+        "clutter": clutter,
         "felt_share": felt_share,
         "illegal": list(deal.illegal),
         "timeline": [{"play": i, "t_landed": round(landed, 3), "t_settled": round(settled, 3)}
@@ -239,9 +248,11 @@ def simulate_deal(
     return SimulatedFiles(video, path, deal, frames)
 
 
-def script_timeline(deal: SimDeal, seed: int, pace: float, passes: float) -> Timeline:
+def script_timeline(deal: SimDeal, seed: int, pace: float, passes: float,
+                    clutter: bool = False) -> Timeline:
     """The timeline of a deal filmed with `seed` (rebuilt exactly from a record's meta)."""
-    return build_timeline(deal, random.Random(seed + 1), pace=pace, passes=passes)
+    return build_timeline(deal, random.Random(seed + 1), pace=pace, passes=passes,
+                          clutter=clutter)
 
 
 def replay_script(record: dict[str, object], design: Design | None = None
@@ -249,7 +260,8 @@ def replay_script(record: dict[str, object], design: Design | None = None
     """Everything a simulated deal's true record needs to film it again, frame for frame."""
     sim = record["meta"]["simulated"]  # type: ignore[index]
     deal = SimDeal.from_record(record, tuple(sim["illegal"]))
-    timeline = script_timeline(deal, sim["seed"], sim.get("pace", 1.0), sim.get("passes", 0.2))
+    timeline = script_timeline(deal, sim["seed"], sim.get("pace", 1.0), sim.get("passes", 0.2),
+                               sim.get("clutter", False))
     share = sim.get("felt_share", FELT_SHARE)
     scene = make_scene(design or sim["design"], tuple(sim["size"]), sim["seed"], [], share)
     return deal, timeline, Filming(scene, sim["seed"], felt_share=share)
@@ -304,8 +316,10 @@ def simulate_deals(
     use_textures: bool = True,
     noise: bool = True,
     felt_share: float = FELT_SHARE,
+    clutter: bool = False,
 ) -> list[SimulatedFiles]:
-    """Deal, script and film `deals` deals with `illegal` revokes across them; deterministic."""
+    """Deal, script and film `deals` deals with `illegal` revokes across them; deterministic.
+    `clutter`: tricks won stay face down in piles, and a few objects lie on the felt."""
     from tqdm import tqdm
 
     from vision.artwork import HELD_OUT, load_textures
@@ -321,7 +335,7 @@ def simulate_deals(
     for i in range(deals):
         deal_seed = rng.randrange(2**31)
         deal = play_deal(random.Random(deal_seed), rules, n_illegal=counts[i])
-        timeline = script_timeline(deal, deal_seed, pace, passes)
+        timeline = script_timeline(deal, deal_seed, pace, passes, clutter)
         plans.append((deal_seed, deal, timeline))
     total = sum(math.ceil(t.duration * fps) for _, _, t in plans)
     written = []
@@ -330,5 +344,5 @@ def simulate_deals(
         for i, (deal_seed, deal, timeline) in enumerate(plans):
             written.append(simulate_deal(out, i, deal, timeline, designs[i % len(designs)],
                                          deal_seed, fps, size, textures, bar, noise, pace,
-                                         passes, felt_share))
+                                         passes, felt_share, clutter))
     return written

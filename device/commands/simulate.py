@@ -39,6 +39,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the felt's side as a share of the picture's height: 0.86 (default) "
                         "shows the whole 80 cm table; 1.6 frames the middle ~50 cm (a camera "
                         "zoomed on where cards are played)")
+    parser.add_argument("--clutter", action="store_true",
+                        help="the tricks won stay face down in piles in front of their winners, "
+                        "and a phone, a glass, a score pad or a pen lies near the corners")
     parser.add_argument("--no-noise", action="store_true",
                         help="no sensor noise: a video several times smaller")
     parser.add_argument("--no-textures", action="store_true",
@@ -74,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
                                  rules=args.rules, designs=args.designs, fps=args.fps,
                                  size=args.size, pace=args.pace, passes=args.passes,
                                  noise=not args.no_noise, use_textures=not args.no_textures,
-                                 felt_share=args.felt_share)
+                                 felt_share=args.felt_share, clutter=args.clutter)
     except (FileNotFoundError, OSError) as exc:
         print(f"simulate: {exc}", file=sys.stderr)
         return 2

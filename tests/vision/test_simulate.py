@@ -258,3 +258,58 @@ def test_the_oracle_gives_its_labels_in_the_pixels_of_the_picture_it_is_handed(t
     assert at_full and [d.card for d in at_half] == [d.card for d in at_full]
     for big, small in zip(at_full, at_half, strict=True):
         assert np.allclose(np.array(small.box) * 2, big.box)
+
+
+def test_with_clutter_the_tricks_stay_face_down_by_their_winners_and_objects_lie_off_the_play(
+) -> None:
+    deal = play_deal(random.Random(4))
+    plain = build_timeline(deal, random.Random(4))
+    tl = build_timeline(deal, random.Random(4), clutter=True)
+    # The deal itself is staged exactly as without clutter.
+    assert (tl.t_settled, tl.gathered, tl.duration) == (plain.t_settled, plain.gathered,
+                                                         plain.duration)
+    for k in range(int(tl.duration * 2)):
+        here, there = tl.scene_at(k / 2), plain.scene_at(k / 2)
+        assert (here.cards, here.hands) == (there.cards, there.hands)
+        assert not there.backs and not there.objects
+    assert not tl.scene_at(tl.t_settled[0]).backs
+    for trick, winner in enumerate(deal.winners):
+        # One more back once the trick is swept away, on its winner's side, far from the play.
+        before = tl.scene_at(tl.gathered[trick] - 0.45).backs
+        after = tl.scene_at(tl.gathered[trick] + 0.01).backs
+        assert len(before) == trick and len(after) == trick + 1
+        (new,) = set(after) - set(before)
+        sx, sy = SIDE[winner]
+        assert new[0] * sx + new[1] * sy > 25
+    objects = tl.scene_at(tl.duration / 2).objects
+    assert 1 <= len(objects) <= 3
+    assert all(min(abs(o.x), abs(o.y)) >= 24 for o in objects)  # cards land within 17 cm
+    assert len({(o.x > 0, o.y > 0) for o in objects}) == len(objects)  # one per corner
+
+
+def test_clutter_is_filmed_and_replayed_but_never_labelled(tmp_path) -> None:
+    np = pytest.importorskip("numpy")
+    import json
+
+    from vision.artwork import Design
+    from vision.simulate import OracleDetector, replay_script, simulate_deals
+
+    toy = _toy_design()
+    design = Design("toy", toy.cards, np.full((88, 57, 4), (90, 30, 30, 255), np.uint8))
+    (files,) = simulate_deals(tmp_path, deals=1, seed=4, designs=[design], fps=2,
+                              size=(320, 240), pace=0.4, show_progress=False,
+                              use_textures=False, clutter=True)
+    record = json.loads(files.record.read_text())
+    assert record["meta"]["simulated"]["clutter"] is True
+    _deal, timeline, filming = replay_script(record, design)
+    t = timeline.gathered[-1] + 0.01
+    placements, occluders = filming.layout(timeline.scene_at(t))
+    assert [p.card for p in placements] == ["back"] * 8
+    assert {o.kind for o in occluders} <= {"phone", "glass", "pad", "pen", "hand"}
+    assert any(o.kind != "hand" for o in occluders)
+    # The oracle (the renderer's labels) reports the cards of the trick and never a back.
+    oracle = OracleDetector(record, design)
+    seen = set()
+    for _ in range(files.frames):
+        seen |= {d.card for d in oracle.detect(np.zeros((240, 320, 3), np.uint8))}
+    assert seen == {str(c) for c in DECK}
