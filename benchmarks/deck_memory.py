@@ -1,0 +1,207 @@
+"""Would a memory of this table's deck read its cards better? An experiment, not a feature yet.
+
+A table plays one deck all evening, and every finished deal names each of its 32 cards (the
+record, verified by the rules). So after one deal the companion could hold, for each card of
+*this* deck, the classifier's features of its crops (a prototype), and read a later crop by the
+nearest prototype. This script measures that on simulated deals (`simulated_deals.py` output
+folders, their videos and true records): crops of cards at least `--min-visible` uncovered,
+sampled from every `--every`-th frame and cut as the pipeline cuts them, read by the shipped
+classifier (the mean of its quarter turns) and by the prototypes of the same design's earlier
+deals in the folder (labels from the true record: what a finished deal gives). It prints top-1
+of both, overall, per design, and on the crops the classifier reads under 0.6.
+
+    .venv/bin/python benchmarks/deck_memory.py runs/sim2161 [more folders]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import numpy as np
+
+from vision.crops import LABELS
+
+CARDS = LABELS[:32]
+TURNS = 4
+
+
+def feature_session(model: Path) -> Any:
+    """The classifier with its pooled features (the input of each member's head) as outputs."""
+    import onnx
+    import onnxruntime as ort
+    from onnx import TensorProto, helper
+
+    graph = onnx.load(str(model))
+    heads = {n.input[0] for n in graph.graph.node if n.op_type == "Gemm"}
+    pools = ("ReduceMean", "GlobalAveragePool", "Flatten")
+    pooled = [n.output[0] for n in graph.graph.node
+              if n.op_type in pools and n.output[0] in heads]
+    for name in pooled:
+        graph.graph.output.append(helper.make_tensor_value_info(name, TensorProto.FLOAT, None))
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = 1
+    return ort.InferenceSession(graph.SerializeToString(), options,
+                                providers=["CPUExecutionProvider"])
+
+
+def sample_crops(record: Path, size: int, every: int, per_card: int, min_visible: float,
+                 rng: random.Random) -> tuple[str, list[tuple[str, np.ndarray]]]:
+    """(design, [(card, crop)]): up to `per_card` crops of each card seen in the deal's video."""
+    import cv2
+
+    from vision.crops import square_crop
+    from vision.simulate import replay_script
+
+    truth = json.loads(record.read_text())
+    sim = truth["meta"]["simulated"]
+    _deal, timeline, filming = replay_script(truth)
+    video = cv2.VideoCapture(str(record.with_name(sim["video"])))
+    seen: dict[str, list[np.ndarray]] = defaultdict(list)
+    k = 0
+    while True:
+        ok, frame = video.read()
+        if not ok:
+            break
+        if k % every == 0:
+            placements, occluders = filming.layout(timeline.scene_at(k / sim["fps"]))
+            _drawn, labels = filming.scene.render(placements, occluders, effects=False)
+            for label in labels:
+                if label.labelled and label.visible >= min_visible:
+                    seen[label.card].append(square_crop(frame, label.box, size))
+        k += 1
+    crops = [(card, crop) for card, all_crops in seen.items()
+             for crop in rng.sample(all_crops, min(per_card, len(all_crops)))]
+    return sim["design"], crops
+
+
+def read(session: Any, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Probabilities (N, 33) and features (N, F), each the mean over four quarter turns."""
+    batch = np.stack(crops).transpose(0, 3, 1, 2).astype(np.float32)
+    turned = np.concatenate([np.rot90(batch, t, axes=(2, 3)) for t in range(TURNS)])
+    name = session.get_inputs()[0].name
+    outs = [session.run(None, {name: np.ascontiguousarray(turned[s : s + 256])})
+            for s in range(0, len(turned), 256)]
+    probs = np.concatenate([o[0] for o in outs]).reshape(TURNS, len(crops), -1).mean(0)
+    feats = np.concatenate([np.concatenate(o[1:], 1) for o in outs])
+    return probs, feats.reshape(TURNS, len(crops), -1).mean(0)
+
+
+def _unit(x: np.ndarray) -> np.ndarray:
+    norm: np.ndarray = np.linalg.norm(x, axis=-1, keepdims=True)
+    return x / (norm + 1e-9)
+
+
+def compare(groups: list[tuple[str, np.ndarray, np.ndarray, np.ndarray]]
+            ) -> dict[str, list[int]]:
+    """Per deck, overall and on the crops read under 0.6: [right by the classifier, by the
+    classifier among the cards the memory knows, by the memory, crops]. `groups`: (deck, true
+    card indices, probabilities, features) in order; each read by the prototypes of the same
+    deck's groups before it."""
+    tally: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    memory: dict[str, list[tuple[np.ndarray, np.ndarray]]] = defaultdict(list)
+    for deck, truth, probs, feats in groups:
+        if memory[deck]:
+            known = np.concatenate([t for t, _ in memory[deck]])
+            pooled = np.concatenate([_unit(f) for _, f in memory[deck]])
+            have = np.array([(known == i).any() for i in range(len(CARDS))])
+            protos = np.stack([_unit(pooled[known == i].mean(0)) if have[i]
+                               else np.zeros(pooled.shape[1]) for i in range(len(CARDS))])
+            cards = probs[:, : len(CARDS)]
+            right = (cards.argmax(1) == truth, np.where(have, cards, -1).argmax(1) == truth,
+                     (_unit(feats) @ protos.T).argmax(1) == truth)
+            weak = cards.max(1) < 0.6
+            for key, rows in ((deck, slice(None)), ("all", slice(None)),
+                              ("read under 0.6", weak)):
+                counts = tally[key]
+                for j, hits in enumerate(right):
+                    counts[j] += int(hits[rows].sum())
+                counts[3] += int(np.ones_like(truth)[rows].sum())
+        memory[deck].append((truth, feats))
+    return tally
+
+
+def photo_halves(root: Path, session: Any, size: int) -> list[tuple[str, np.ndarray, np.ndarray,
+                                                                  np.ndarray]]:
+    """A folder of real photos of one deck (`labels.json` as in ../shared/realdev): its labelled
+    boxes in two halves by photo, as two groups of one deck (the second read by the first's
+    prototypes)."""
+    import cv2
+
+    from vision.crops import square_crop
+
+    labels = json.loads((root / "labels.json").read_text())["images"]
+    halves: list[list[tuple[str, np.ndarray]]] = [[], []]
+    for k, (name, cards) in enumerate(sorted(labels.items())):
+        image = cv2.imread(str(root / "images" / name), cv2.IMREAD_COLOR)
+        if image is None:
+            raise SystemExit(f"deck_memory: {root / 'images' / name}: unreadable image")
+        halves[k % 2] += [(c["card"], square_crop(image, c["box"], size)) for c in cards]
+    groups = []
+    for half in halves:
+        probs, feats = read(session, [crop for _, crop in half])
+        groups.append((root.name, np.array([CARDS.index(c) for c, _ in half]), probs, feats))
+    return groups
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("folders", nargs="*", type=Path, help="simulated_deals.py output folders")
+    parser.add_argument("--photos", type=Path, metavar="DIR",
+                        help="also real photos of one deck (e.g. ../shared/realdev/edje_train): "
+                        "each half read by the other half's prototypes")
+    parser.add_argument("--model", type=Path, default=Path("models/card_classifier.onnx"))
+    parser.add_argument("--every", type=int, default=4, help="sample every N-th frame (4)")
+    parser.add_argument("--per-card", type=int, default=12, help="crops per card per deal (12)")
+    parser.add_argument("--min-visible", type=float, default=0.6,
+                        help="share of the card uncovered (0.6)")
+    args = parser.parse_args(argv)
+    from tqdm import tqdm
+
+    records = [r for folder in args.folders
+               for r in sorted(folder.glob("deal_[0-9][0-9][0-9].json"))]
+    if not records and args.photos is None:
+        print(f"deck_memory: no deal_NNN.json in {', '.join(map(str, args.folders))}",
+              file=sys.stderr)
+        return 2
+    session = feature_session(args.model)
+    size = int(session.get_inputs()[0].shape[-1])  # the crop side the classifier reads
+    rng = random.Random(0)
+    total: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    if args.photos is not None:
+        first, second = photo_halves(args.photos, session, size)
+        for order in ((first, second), (second, first)):
+            for key, counts in compare(list(order)).items():
+                total[key] = [a + b for a, b in zip(total[key], counts, strict=True)]
+    for folder in args.folders:
+        deals = []
+        for record in tqdm(sorted(folder.glob("deal_[0-9][0-9][0-9].json")), desc=folder.name,
+                           unit="deal", file=sys.stderr):
+            design, crops = sample_crops(record, size, args.every, args.per_card,
+                                         args.min_visible, rng)
+            probs, feats = read(session, [c for _, c in crops])
+            truth = np.array([CARDS.index(card) for card, _ in crops])
+            deals.append((design, truth, probs, feats))
+        for key, counts in compare(deals).items():
+            total[key] = [a + b for a, b in zip(total[key], counts, strict=True)]
+    print("crops read after a deal (a half of the photos) of the same deck: top-1 by the "
+          "classifier / by the classifier among the cards the memory knows / by the memory "
+          "(errors of the first and the last)")
+    for key in sorted(total, key=lambda k: (k in ("all", "read under 0.6"), k)):
+        by_class, by_known, by_memory, n = total[key]
+        fewer = (f"{(n - by_class) / (n - by_memory):.1f}x fewer" if n > by_memory
+                 else "none by the memory")
+        print(f"  {key:22s} {by_class / n:.4f} / {by_known / n:.4f} / {by_memory / n:.4f}  "
+              f"({n - by_class} / {n - by_memory} of {n}: {fewer})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
