@@ -320,6 +320,7 @@ def build_timeline(
         t += rng.uniform(0.3, 0.8) * pace
     table = None
     if clutter:  # drawn last, from its own generator: the deal is staged as without it
+        # Each trick is turned onto its pile as the sweep ends (`_gather`: 0.4 * pace before).
         turned = [(w, g - 0.4 * pace) for w, g in zip(winners, gathered, strict=True)]
         table = lay_clutter(turned, SIDE, FACING, random.Random(rng.randrange(2**31)))
     return Timeline(t + 1.0 * pace, settled, landed, cards, hands, gathered, table)

@@ -17,9 +17,9 @@ import numpy as np
 from vision.artwork import Design
 from vision.detections import CLASS_NAMES
 from vision.render import Camera, Occluder, Placement, TableScene
+from vision.table_clutter import KINDS
 
 SEAT_ANGLES = {"S": 0.0, "W": 90.0, "N": 180.0, "E": 270.0}
-CLUTTER = ("phone", "glass", "pad", "pen")
 
 
 class _Deck:
@@ -81,7 +81,7 @@ def _clutter(size: tuple[int, int], rng: random.Random, n: int) -> list[Occluder
     w, h = size
     return [
         Occluder(
-            rng.choice(CLUTTER),
+            rng.choice(KINDS),
             (rng.uniform(0, w), rng.uniform(0, h)),
             rng.uniform(0, 360),
             rng.uniform(0.7, 1.4),

@@ -11,6 +11,7 @@ with the shared table renderer (`vision.render`), and the true record beside eac
     "meta": {"simulated": {
         "video": "deal_000.mp4", "fps": 10, "size": [640, 480], "frames": 900, "duration": 90.0,
         "design": "heruka", "seed": 3, "felt_share": 0.86,
+        "clutter": false,                                   # piles of backs, objects (--clutter)
         "illegal": [9, 22],                                 # play indices of the injected revokes
         "timeline": [{"play": 0, "t_landed": 1.5, "t_settled": 1.95}, ...],
             # video seconds: the card lies still (landed), and also uncovered (settled)

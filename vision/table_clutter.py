@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from engine.cards import Seat
 
-KINDS = ("phone", "glass", "pad", "pen")  # the renderer's clutter (`vision.render.Occluder`)
+KINDS = ("phone", "glass", "pad", "pen")  # the renderer's clutter (`vision.occlusion` draws them)
 PILE_CM = 30.0  # a seat's pile of tricks: this far from the middle, where the sweep ends
 CORNER_CM = (24.0, 34.0)  # objects lie this far from the middle along both axes: off the play
 
