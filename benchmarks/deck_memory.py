@@ -123,7 +123,7 @@ def compare(groups: list[tuple[str, np.ndarray, np.ndarray, np.ndarray]]
                 counts = tally[key]
                 for j, hits in enumerate(right):
                     counts[j] += int(hits[rows].sum())
-                counts[3] += int(np.ones_like(truth)[rows].sum())
+                counts[3] += len(truth[rows])
         memory[deck].append((truth, feats))
     return tally
 
@@ -135,15 +135,15 @@ def photo_halves(root: Path, session: Any, size: int) -> list[tuple[str, np.ndar
     prototypes)."""
     import cv2
 
+    from vision.classifier import real_boxes
     from vision.crops import square_crop
 
-    labels = json.loads((root / "labels.json").read_text())["images"]
     halves: list[list[tuple[str, np.ndarray]]] = [[], []]
-    for k, (name, cards) in enumerate(sorted(labels.items())):
-        image = cv2.imread(str(root / "images" / name), cv2.IMREAD_COLOR)
+    for k, (path, cards) in enumerate(real_boxes(root)):
+        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
         if image is None:
-            raise SystemExit(f"deck_memory: {root / 'images' / name}: unreadable image")
-        halves[k % 2] += [(c["card"], square_crop(image, c["box"], size)) for c in cards]
+            raise SystemExit(f"deck_memory: {path}: unreadable image")
+        halves[k % 2] += [(card, square_crop(image, box, size)) for card, box in cards]
     groups = []
     for half in halves:
         probs, feats = read(session, [crop for _, crop in half])

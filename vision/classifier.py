@@ -98,7 +98,8 @@ class CardClassifier:
         return out
 
 
-def _real_boxes(root: Path) -> list[tuple[Path, list[tuple[str, list[float]]]]]:
+def real_boxes(root: Path) -> list[tuple[Path, list[tuple[str, list[float]]]]]:
+    """Each photo of a labelled folder (`labels.json`, as ../shared/realdev) with its boxes."""
     labels = json.loads((root / "labels.json").read_text())["images"]
     return [
         (root / "images" / name, [(c["card"], c["box"]) for c in cards])
@@ -118,7 +119,7 @@ def measure(
         right = total = as_none = 0
         confusions: Counter[tuple[str, str]] = Counter()
         times: list[float] = []
-        for path, cards in _real_boxes(real):
+        for path, cards in real_boxes(real):
             image = cv2.imread(str(path), cv2.IMREAD_COLOR)
             if image is None:
                 continue
