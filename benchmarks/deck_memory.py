@@ -33,23 +33,15 @@ CARDS = LABELS[:32]
 TURNS = 4
 
 
-def feature_session(model: Path) -> Any:
-    """The classifier with its pooled features (the input of each member's head) as outputs."""
-    import onnx
-    import onnxruntime as ort
-    from onnx import TensorProto, helper
+def feature_reader(model: Path) -> Any:
+    """The classifier, averaging four quarter turns, with its pooled features."""
+    from vision.classifier import CardClassifier
 
-    graph = onnx.load(str(model))
-    heads = {n.input[0] for n in graph.graph.node if n.op_type == "Gemm"}
-    pools = ("ReduceMean", "GlobalAveragePool", "Flatten")
-    pooled = [n.output[0] for n in graph.graph.node
-              if n.op_type in pools and n.output[0] in heads]
-    for name in pooled:
-        graph.graph.output.append(helper.make_tensor_value_info(name, TensorProto.FLOAT, None))
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = 1
-    return ort.InferenceSession(graph.SerializeToString(), options,
-                                providers=["CPUExecutionProvider"])
+    classifier = CardClassifier(model, threads=1, turns=TURNS)
+    if classifier.features is None:
+        raise SystemExit(f"deck_memory: {model} gives no features (python -m vision.classifier "
+                         "features adds them)")
+    return classifier
 
 
 def sample_crops(record: Path, size: int, every: int, per_card: int, min_visible: float,
@@ -82,16 +74,11 @@ def sample_crops(record: Path, size: int, every: int, per_card: int, min_visible
     return sim["design"], crops
 
 
-def read(session: Any, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+def read(classifier: Any, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """Probabilities (N, 33) and features (N, F), each the mean over four quarter turns."""
-    batch = np.stack(crops).transpose(0, 3, 1, 2).astype(np.float32)
-    turned = np.concatenate([np.rot90(batch, t, axes=(2, 3)) for t in range(TURNS)])
-    name = session.get_inputs()[0].name
-    outs = [session.run(None, {name: np.ascontiguousarray(turned[s : s + 256])})
-            for s in range(0, len(turned), 256)]
-    probs = np.concatenate([o[0] for o in outs]).reshape(TURNS, len(crops), -1).mean(0)
-    feats = np.concatenate([np.concatenate(o[1:], 1) for o in outs])
-    return probs, feats.reshape(TURNS, len(crops), -1).mean(0)
+    batch = np.ascontiguousarray(np.stack(crops).transpose(0, 3, 1, 2), np.float32)
+    outs = [classifier.run(batch[s : s + 64]) for s in range(0, len(batch), 64)]
+    return np.concatenate([p for p, _ in outs]), np.concatenate([f for _, f in outs])
 
 
 def _unit(x: np.ndarray) -> np.ndarray:
@@ -128,7 +115,7 @@ def compare(groups: list[tuple[str, np.ndarray, np.ndarray, np.ndarray]]
     return tally
 
 
-def photo_halves(root: Path, session: Any, size: int) -> list[tuple[str, np.ndarray, np.ndarray,
+def photo_halves(root: Path, classifier: Any, size: int) -> list[tuple[str, np.ndarray, np.ndarray,
                                                                   np.ndarray]]:
     """A folder of real photos of one deck (`labels.json` as in ../shared/realdev): its labelled
     boxes in two halves by photo, as two groups of one deck (the second read by the first's
@@ -146,7 +133,7 @@ def photo_halves(root: Path, session: Any, size: int) -> list[tuple[str, np.ndar
         halves[k % 2] += [(card, square_crop(image, box, size)) for card, box in cards]
     groups = []
     for half in halves:
-        probs, feats = read(session, [crop for _, crop in half])
+        probs, feats = read(classifier, [crop for _, crop in half])
         groups.append((root.name, np.array([CARDS.index(c) for c, _ in half]), probs, feats))
     return groups
 
@@ -171,12 +158,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"deck_memory: no deal_NNN.json in {', '.join(map(str, args.folders))}",
               file=sys.stderr)
         return 2
-    session = feature_session(args.model)
-    size = int(session.get_inputs()[0].shape[-1])  # the crop side the classifier reads
+    classifier = feature_reader(args.model)
+    size = classifier.size  # the crop side the classifier reads
     rng = random.Random(0)
     total: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
     if args.photos is not None:
-        first, second = photo_halves(args.photos, session, size)
+        first, second = photo_halves(args.photos, classifier, size)
         for order in ((first, second), (second, first)):
             for key, counts in compare(list(order)).items():
                 total[key] = [a + b for a, b in zip(total[key], counts, strict=True)]
@@ -186,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
                            unit="deal", file=sys.stderr):
             design, crops = sample_crops(record, size, args.every, args.per_card,
                                          args.min_visible, rng)
-            probs, feats = read(session, [c for _, c in crops])
+            probs, feats = read(classifier, [c for _, c in crops])
             truth = np.array([CARDS.index(card) for card, _ in crops])
             deals.append((design, truth, probs, feats))
         for key, counts in compare(deals).items():

@@ -13,6 +13,7 @@ Command line (a mode per verb):
     python -m vision.classifier measure --real ../shared/realdev/edje_train \
         --crops data/crops_v1/val.npz
     python -m vision.classifier ensemble --out runs/ens.onnx A.onnx B.onnx  # their mean, one file
+    python -m vision.classifier features --out runs/f.onnx A.onnx  # + its pooled features output
 """
 
 from __future__ import annotations
@@ -56,6 +57,10 @@ class CardClassifier:
         self.path = path
         self.turns = turns  # average over this many quarter turns of each crop (1: none)
         self.last_ms = 0.0
+        outputs = [o.name for o in self.session.get_outputs()]
+        self.output = outputs[0]
+        # An ensemble's pooled features (`vision.classifier_ensemble.FEATURES`), if it has them.
+        self.features = "features" if "features" in outputs[1:] else None
 
     def crops(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]]) -> np.ndarray:
         """The model's input for these boxes: (N, 3, size, size) float32 BGR 0-255."""
@@ -69,22 +74,34 @@ class CardClassifier:
 
     def probabilities(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]]) -> np.ndarray:
         """(N, 33) probabilities, columns in `LABELS` order (last = "none")."""
+        return self.read(bgr, boxes, features=False)[0]
+
+    def read(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]], features: bool = True
+             ) -> tuple[np.ndarray, np.ndarray | None]:
+        """(N, 33) probabilities and, if asked and the model has them, (N, F) features."""
         start = time.perf_counter()
         if len(boxes) == 0:
-            return np.zeros((0, len(LABELS)), np.float32)
-        probs = self._run(self.crops(bgr, boxes))
+            return np.zeros((0, len(LABELS)), np.float32), None
+        probs, feats = self.run(self.crops(bgr, boxes), features)
         self.last_ms = 1000 * (time.perf_counter() - start)
-        return probs
+        return probs, feats
 
     def _run(self, batch: np.ndarray) -> np.ndarray:
         """Probabilities for a prepared batch, averaged over `turns` quarter turns."""
+        return self.run(batch, False)[0]
+
+    def run(self, batch: np.ndarray, features: bool = True
+            ) -> tuple[np.ndarray, np.ndarray | None]:
+        """Probabilities and (if asked and there) features for a prepared batch (`crops`),
+        each the mean over `turns` quarter turns."""
         n = len(batch)
         if self.turns > 1:
             turned = [np.rot90(batch, k, axes=(2, 3)) for k in range(self.turns)]
             batch = np.ascontiguousarray(np.concatenate(turned))
-        (probs,) = self.session.run(None, {self.input: batch})
-        mean: np.ndarray = np.asarray(probs, np.float32).reshape(self.turns, n, -1).mean(0)
-        return mean
+        names = [self.output] + ([self.features] if features and self.features else [])
+        outs = self.session.run(names, {self.input: batch})
+        mean = [np.asarray(o, np.float32).reshape(self.turns, n, -1).mean(0) for o in outs]
+        return mean[0], (mean[1] if len(mean) > 1 else None)
 
     def classify(
         self, bgr: np.ndarray, boxes: Sequence[Sequence[float]], top: int = 5
@@ -209,6 +226,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = sub.add_parser("ensemble", help="merge classifiers into one averaging their readings")
     p.add_argument("members", type=Path, nargs="+", help="two or more classifier ONNX files")
     p.add_argument("--out", type=Path, required=True)
+    p = sub.add_parser("features", help="add the pooled features output (for a deck memory)")
+    p.add_argument("model", type=Path, help="a classifier ONNX file")
+    p.add_argument("--out", type=Path, required=True)
     p = sub.add_parser("measure", help="accuracy on real GT boxes / rendered crops, and speed")
     p.add_argument("--model", type=Path, default=DEFAULT_CLASSIFIER)
     p.add_argument("--real", type=Path, default=None, help="folder with labels.json + images/")
@@ -247,15 +267,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"error: checkpoint {args.ckpt} not found", file=sys.stderr)
             return 2
         print(export(args.ckpt, args.out))
-    elif args.mode == "ensemble":
-        from vision.classifier_ensemble import merge
+    elif args.mode in ("ensemble", "features"):
+        from vision.classifier_ensemble import add_features, merge
 
-        missing = [str(m) for m in args.members if not m.exists()]
+        members = args.members if args.mode == "ensemble" else [args.model]
+        missing = [str(m) for m in members if not m.exists()]
         if missing:
             print(f"error: classifier model not found: {', '.join(missing)}", file=sys.stderr)
             return 2
         try:
-            print(merge(args.members, args.out))
+            print(merge(members, args.out) if args.mode == "ensemble"
+                  else add_features(args.model, args.out))
         except ImportError:
             print("error: merging needs the onnx package (pip install -e '.[train]')",
                   file=sys.stderr)

@@ -7,12 +7,19 @@ ensemble loads wherever a classifier does (`CardClassifier`, `belote eval --clas
 device's config).
 
     python -m vision.classifier ensemble --out models/card_classifier.onnx A.onnx B.onnx
+
+The merged file has a second output, `features`: each member's pooled features (the input of its
+last layer), side by side. Nothing reads them to name a card; a deck memory
+(`vision.deck_memory`) compares them with the features of this table's own cards.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
+
+FEATURES = "features"
 
 
 def merge(members: Sequence[Path | str], out: Path | str) -> Path:
@@ -54,10 +61,40 @@ def merge(members: Sequence[Path | str], out: Path | str) -> Path:
     merged = helper.make_model(graph, opset_imports=models[0].opset_import)
     merged.ir_version = models[0].ir_version
     merged.doc_string = "mean of: " + ", ".join(Path(p).name for p in members)
-    onnx.checker.check_model(merged)
+    return _save(with_features(merged), out)
+
+
+def with_features(model: Any) -> Any:
+    """`model` (an onnx ModelProto, changed in place) with a second output, `FEATURES`: the
+    input of each last layer (Gemm), side by side, as (n, sum of their widths). A model that has
+    it already is returned as it is."""
+    from onnx import TensorProto, helper
+
+    graph = model.graph
+    if any(o.name == FEATURES for o in graph.output):
+        return model
+    pooled = [n.input[0] for n in graph.node if n.op_type == "Gemm"]
+    if not pooled:
+        raise ValueError("no last layer (Gemm) found: cannot tell where the features are")
+    graph.node.append(helper.make_node("Concat", pooled, [FEATURES], axis=1))
+    graph.output.append(helper.make_tensor_value_info(FEATURES, TensorProto.FLOAT, ["n", None]))
+    return model
+
+
+def add_features(model: Path | str, out: Path | str) -> Path:
+    """Write `model` with the `FEATURES` output (`with_features`); its readings are unchanged."""
+    import onnx
+
+    return _save(with_features(onnx.load(str(model))), out)
+
+
+def _save(model: Any, out: Path | str) -> Path:
+    import onnx
+
+    onnx.checker.check_model(model)
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    onnx.save(merged, str(out))
+    onnx.save(model, str(out))
     return out
 
 

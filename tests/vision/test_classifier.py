@@ -504,6 +504,18 @@ def test_an_ensemble_file_reads_the_mean_of_its_members(tmp_path: Path) -> None:
     merged = CardClassifier(out, turns=2)
     assert merged.size == 64
     np.testing.assert_allclose(merged.probabilities(image, boxes), (a + b) / 2, atol=1e-5)
+    # Its second output: both members' pooled features side by side, for a deck memory.
+    probs, features = merged.read(image, boxes)
+    np.testing.assert_allclose(probs, (a + b) / 2, atol=1e-5)
+    assert CardClassifier(members[0]).features is None and merged.features == "features"
+    assert features is not None and features.shape == (2, 2 * CardNet(crop=64).head[-1].in_features)
+    assert not np.allclose(features[0], features[1])  # two crops, two looks
+    # A single classifier gets the same output on its own; its readings are unchanged.
+    single = tmp_path / "single.onnx"
+    assert classifier_cli(["features", "--out", str(single), str(members[0])]) == 0
+    probs, features = CardClassifier(single, turns=2).read(image, boxes)
+    np.testing.assert_allclose(probs, a, atol=1e-6)
+    assert features is not None and features.shape == (2, CardNet(crop=64).head[-1].in_features)
 
 
 def test_an_ensemble_refuses_members_that_read_different_inputs(
