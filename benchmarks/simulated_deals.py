@@ -299,10 +299,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-felt", dest="felt", action="store_false",
                         help="two stages: do not read what differs from the learnt felt "
                         "(vision.background; on by default, as in the device's config)")
+    parser.add_argument("--deck-memory", action="store_true",
+                        help="two stages: a memory of each design's deck, learnt at each deal's "
+                        "end and read with the classifier (vision.deck_memory; not with --cache)")
     parser.add_argument("--min-prob", type=float, default=None,
                         help="two stages: the least probability of a box's card to count "
                         "(default: vision.two_stage.DEFAULT_MIN_PROB)")
     args = parser.parse_args(argv)
+    if args.deck_memory and (args.cache or not args.two_stage):
+        parser.error("--deck-memory needs --two-stage, and not --cache (what it reads depends on "
+                     "the deals before)")
     if args.min_prob is None:
         from vision.two_stage import DEFAULT_MIN_PROB
 
@@ -358,9 +364,14 @@ def main(argv: list[str] | None = None) -> int:
     config = Config.model_validate({"tracker": tracker})  # (a wrong name: a clear error)
 
     items, frames, wall = [], 0, 0.0
+    memories: dict = {}  # design -> its deck memory: one table plays one deck all evening
     for path in tqdm(videos, desc="pipeline", unit="deal", file=sys.stderr):
         truth = json.loads(path.read_text(encoding="utf-8"))
         sim = truth["meta"]["simulated"]
+        if args.deck_memory:
+            from vision.deck_memory import DeckMemory
+
+            detector.memory = memories.setdefault(sim["design"], DeckMemory())
         referee = {k: truth[k] for k in ("rules", "dealer", "contract")}
         referee["geometry"] = sim["geometry"]
         det = OracleDetector(truth) if args.oracle else detector
@@ -386,6 +397,10 @@ def main(argv: list[str] | None = None) -> int:
         saved = {**result, "wall_s": time.perf_counter() - t0}
         path.with_suffix(".replay.json").write_text(json.dumps(saved, default=str))
     print("\n".join(measure(items, frames, wall)))
+    for design, memory in sorted(memories.items()):
+        crops, known = int(memory.counts.sum()), int((memory.counts > 0).sum())
+        print(f"deck memory of {design}: {memory.deals} deals learnt, {crops} crops, "
+              f"{known} cards known")
     return 0
 
 

@@ -125,10 +125,14 @@ def run_loop(
     last_index: int | None = None
     last_frame: Any = None
     tick = time.perf_counter()
+    # A deck memory (`vision.deck_memory`) learns from the crops read and the plays recorded.
+    memory = getattr(detector, "memory", None)
 
     def keep(events: list[dict[str, Any]], frame: Any) -> None:
         """Store the tracker's events (with an evidence picture for each play)."""
         for ev in events:
+            if memory is not None:
+                memory.witness(ev)
             data = ev["data"]
             if ev["type"] == "card_played" and evidence is not None and frame is not None:
                 name = f"{store.last_seq + 1:06d}-{data['card']}.jpg"
@@ -170,11 +174,15 @@ def run_loop(
                 detections = detector.detect(frame.image, main=frame.main)  # names read large
             else:
                 detections = detector.detect(frame.image)
+            if memory is not None:
+                memory.saw(frame.time, detector.last_crops)
             t2 = time.perf_counter()
             if store.last_seq > seen_seq:  # the referee wrote something: tell the tracker first
                 for e in store.events(seen_seq):
                     if e.seq not in mine:
                         tracker.observe(e)
+                        if memory is not None:
+                            memory.witness(e.to_json())
                     seen_seq = e.seq
             events = tracker.update(frame.time, detections)
             last_frame = frame
@@ -285,7 +293,8 @@ class Companion:
             from vision.two_stage import with_classifier
 
             return with_classifier(detector, turns=d.classifier_turns, felt=d.felt,
-                                   read_main=d.read_main)
+                                   read_main=d.read_main, deck_memory=d.deck_memory,
+                                   memory_path=self.config.storage.deck_memory)
         return detector
 
     def run(self, source: Any = None, detector: Any = None) -> Health:

@@ -24,6 +24,7 @@ import numpy as np
 
 from vision.background import TableBackground
 from vision.classifier import DEFAULT_CLASSIFIER, LABELS, NONE, CardClassifier
+from vision.deck_memory import DeckMemory
 from vision.detections import CLASS_NAMES, UNNAMED, Detection, iou, one_per_card
 
 DEFAULT_MIN_PROB = 0.5
@@ -128,13 +129,25 @@ def refine(
     detector_weight: float = 0.0,
     weak_prob: float | None = None,
     still: bool = False,
+    memory: DeckMemory | None = None,
+    crops: list[tuple[tuple[float, float, float, float], np.ndarray]] | None = None,
 ) -> list[Detection]:
     """Re-read each detection's box; drop the ones read as "none", keep one per card. With
     `weak_prob`, the boxes read too weakly to name follow, unnamed (`_weak`); `still`: the
-    rules of a single picture (`_read`)."""
+    rules of a single picture (`_read`). With a deck `memory`, its readings are mixed in, and
+    the boxes read as some card rather than "none" are added to `crops` with their features
+    (for it to learn from)."""
     if not detections:
         return []
-    probs = classifier.probabilities(bgr, [d.box for d in detections])
+    boxes = [d.box for d in detections]
+    if memory is None:
+        probs = classifier.probabilities(bgr, boxes)
+    else:
+        probs, features = classifier.read(bgr, boxes)
+        probs = memory.reread(probs, features)
+        if crops is not None and features is not None:
+            crops += [(d.box, f) for d, row, f in zip(detections, probs, features, strict=True)
+                      if row[:NONE].max() > row[NONE]]
     out, weak = [], []
     for d, row in zip(detections, probs, strict=True):
         row = row.astype(np.float32)
@@ -189,8 +202,12 @@ class TwoStage:
         weak_prob: float | None = None,
         still: bool = False,
         still_boxes: _BoxModel | None = None,
+        memory: DeckMemory | None = None,
     ) -> None:
         self.detector = detector
+        # Video of one table: a memory of its deck, taught by the loop at each deal's end.
+        self.memory = memory
+        self.last_crops: list[tuple[tuple[float, float, float, float], np.ndarray]] = []
         self.still_boxes = still_boxes  # single pictures: a second box model's boxes too
         # `reads_main`: the loop passes the camera's full-resolution picture too (`main`), where
         # the cards are read (boxes are found on the small one). The device's default
@@ -212,10 +229,13 @@ class TwoStage:
               weight: float) -> list[Detection]:
         if main is None or main.shape[:2] == bgr.shape[:2]:
             return refine(bgr, boxes, self.classifier, self.min_prob, weight, self.weak_prob,
-                          self.still)
+                          self.still, self.memory, self.last_crops)
         sx, sy = main.shape[1] / bgr.shape[1], main.shape[0] / bgr.shape[0]
+        crops: list[tuple[tuple[float, float, float, float], np.ndarray]] = []
         found = refine(main, [_scaled(d, sx, sy) for d in boxes], self.classifier,
-                       self.min_prob, weight, self.weak_prob, self.still)
+                       self.min_prob, weight, self.weak_prob, self.still, self.memory, crops)
+        # (the memory matches crops with the tracker's boxes: in the small picture's pixels)
+        self.last_crops += [(_scaled_box(box, 1 / sx, 1 / sy), f) for box, f in crops]
         return [_scaled(d, 1 / sx, 1 / sy) for d in found]
 
     def __repr__(self) -> str:
@@ -226,6 +246,7 @@ class TwoStage:
             f"{', still-picture rules' if self.still else ''}"
             f"{'' if self.still_boxes is None else self._second_look()}"
             f"{', felt learnt' if self.background is not None else ''}"
+            f"{', deck memory' if self.memory is not None else ''}"
             f"{'' if self.weak_prob is None else f', weak readings from {self.weak_prob}'})"
         )
 
@@ -247,6 +268,7 @@ class TwoStage:
         picture at a higher resolution, where the classifier reads each box (boxes are returned
         in `bgr`'s pixels)."""
         start = time.perf_counter()
+        self.last_crops = []
         if self._boxes is not None:
             boxes = self._boxes(bgr, self.box_conf)
         else:
@@ -281,8 +303,13 @@ def _unnamed(boxes: Sequence[tuple[float, float, float, float]]) -> list[Detecti
 
 
 def _scaled(d: Detection, sx: float, sy: float) -> Detection:
-    x0, y0, x1, y1 = d.box
-    return replace(d, box=(x0 * sx, y0 * sy, x1 * sx, y1 * sy))
+    return replace(d, box=_scaled_box(d.box, sx, sy))
+
+
+def _scaled_box(box: tuple[float, float, float, float], sx: float, sy: float
+                ) -> tuple[float, float, float, float]:
+    x0, y0, x1, y1 = box
+    return (x0 * sx, y0 * sy, x1 * sx, y1 * sy)
 
 
 def with_classifier(
@@ -295,13 +322,16 @@ def with_classifier(
     read_main: bool = False,
     still: bool = False,
     still_boxes: Path | None = None,
+    deck_memory: bool = False,
+    memory_path: Path | None = None,
 ) -> _Detector | TwoStage:
     """The detector with its boxes re-read by the card classifier when that model is there;
     `felt`: video from a fixed camera, so what differs from the learnt felt is read too;
     `still`: single pictures, read by `_read`'s two rules for them (a clear reading under
     `min_prob` named, one with a real share of "none" not; on video such boxes reach the
     tracker as weak ones, with their readings), and with `still_boxes` (a box model file) its
-    boxes are read too.
+    boxes are read too. `deck_memory` (video of one table): a `DeckMemory`, when the classifier
+    file gives its features, kept at `memory_path` if given.
 
     Measured on the real photos (`belote eval`): recall 0.014 (detector alone) → 0.895 at
     precision 0.978 → 0.984 with the 128 px classifier, so the second stage is on by default.
@@ -324,6 +354,9 @@ def with_classifier(
         from vision.detector import load_detector
 
         second = load_detector(still_boxes, boxes=True)
-    return TwoStage(detector, CardClassifier(model, turns=turns), box_conf, min_prob,
+    classifier = CardClassifier(model, turns=turns)
+    memory = DeckMemory(memory_path) if deck_memory and classifier.features else None
+    return TwoStage(detector, classifier, box_conf, min_prob,
                     background=background, reads_main=read_main,
-                    weak_prob=WEAK_PROB if felt else None, still=still, still_boxes=second)
+                    weak_prob=WEAK_PROB if felt else None, still=still, still_boxes=second,
+                    memory=memory)

@@ -90,6 +90,7 @@ def load_reader(
     turns: int | None = None,
     felt: bool = False,
     still: bool = False,
+    deck_memory: bool = False,
     **load: Any,
 ) -> tuple[Any, Any]:
     """(detector, reader): the detector loaded for one stage or two (`load_detector(boxes=...)`,
@@ -99,7 +100,8 @@ def load_reader(
     two = second_stage and not args.one_stage
     detector = load_detector(model, boxes=two, **load)
     second = still_box_model(args, model) if still else None
-    return detector, build_reader(detector, args, command, two, turns, felt, still, second)
+    return detector, build_reader(detector, args, command, two, turns, felt, still, second,
+                                  deck_memory)
 
 
 def build_reader(
@@ -111,13 +113,15 @@ def build_reader(
     felt: bool = False,
     still: bool = False,
     still_boxes: Path | None = None,
+    deck_memory: bool = False,
 ) -> Any:
     """The detector, or the detector and classifier together (`vision.two_stage.with_classifier`).
 
     `second_stage` and `turns` are the defaults the arguments override (a config's, for replay);
     `felt` (videos of a fixed camera) also reads what differs from the learnt felt; `still`
     (single pictures) reads by the rules for them (`vision.two_stage._read`), unless --min-prob
-    sets the bar, and with `still_boxes` (a box model file) reads that model's boxes too.
+    sets the bar, and with `still_boxes` (a box model file) reads that model's boxes too;
+    `deck_memory` (the videos of one table, in order) learns their deck (`vision.deck_memory`).
     Raises FileNotFoundError naming an explicit --classifier that is missing; without one, a
     missing shipped classifier falls back to the detector alone, with a note on stderr.
     """
@@ -146,4 +150,5 @@ def build_reader(
         felt=felt,
         still=still and args.min_prob is None,
         still_boxes=still_boxes if still else None,
+        deck_memory=deck_memory,
     )

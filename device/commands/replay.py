@@ -224,7 +224,9 @@ def run(args: argparse.Namespace) -> int:
             _, detector = load_reader(args, "replay", args.model or config.detector.model,
                                       config.detector.second_stage,
                                       config.detector.classifier_turns,
-                                      config.detector.felt, backend=args.backend, **kw)
+                                      config.detector.felt,
+                                      deck_memory=config.detector.deck_memory,
+                                      backend=args.backend, **kw)
         except (ValueError, FileNotFoundError) as exc:
             print(f"replay: {exc}", file=sys.stderr)
             return 2

@@ -353,3 +353,52 @@ def test_a_detector_that_reads_names_large_gets_the_full_picture() -> None:
     detector.shapes = []
     run_loop(FakeSource(0.5), detector, make_tracker(), EventStore(":memory:"), threading.Event())
     assert detector.shapes == [((400, 400, 3), (800, 800, 3))] * 5
+
+
+def test_the_loop_teaches_the_deck_memory_what_each_sure_play_looked_like() -> None:
+    """The reader's crops of each frame and every event (the tracker's and the referee's) reach
+    its deck memory; at the deal's end it has learnt the recorded plays' cards, less the one the
+    referee corrected."""
+    from vision.crops import LABELS
+    from vision.deck_memory import DeckMemory
+
+    looks = {card: np.random.default_rng(i).normal(size=8) for i, card in enumerate(("7H", "8H"))}
+    boxes = {"7H": det("7H", "N").box, "8H": det("8H", "W").box}
+
+    class Reader(FakeDetector):
+        memory = DeckMemory()
+
+        def detect(self, bgr: np.ndarray) -> list[Detection]:
+            found = super().detect(bgr)
+            self.last_crops = [(d.box, looks[d.card]) for d in found]
+            return found
+
+    class Tracker:
+        geometry = "set"
+
+        def update(self, t: float, detections: list[Detection]) -> list[dict]:
+            if t == 0.5:
+                return [{"type": "card_played", "box": list(boxes[card]),
+                         "data": {"card": card, "seat": seat, "seen": 0.2, "t": 0.5,
+                                  "uncertain": False}} for card, seat in (("7H", "N"),
+                                                                           ("8H", "W"))]
+            return [{"type": "deal_over", "data": {}}] if t == 1.9 else []
+
+        def observe(self, event) -> None:
+            pass
+
+        def finish(self) -> list[dict]:
+            return []
+
+    store = EventStore(":memory:")
+
+    def referee(i: int) -> None:
+        if i == 12:  # the referee says the second play was the 9H
+            store.append("correction", {"play": 1, "card": "9H", "before": "8H"}, actor="referee")
+
+    reader = Reader(lambda t: [det("7H", "N"), det("8H", "W")] if t >= 0.2 else [])
+    run_loop(FakeSource(2.0, hook=referee), reader, Tracker(), store, threading.Event())
+    memory = reader.memory
+    assert memory.deals == 1
+    assert {LABELS[i] for i in np.flatnonzero(memory.counts)} == {"7H"}
+    assert memory.counts.sum() >= 4  # a crop every 0.3 s from 0.2 to 1.9 s

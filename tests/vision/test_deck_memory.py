@@ -1,0 +1,159 @@
+"""The deck memory: it learns each card's look from the deal's recorded plays (not from what the
+classifier read), only from plays that nobody doubts, and then reads a misread card right."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vision.crops import LABELS, NONE
+from vision.deck_memory import SAMPLE_GAP, DeckMemory
+
+F = 16
+BOX = {"N": (100.0, 50.0, 140.0, 110.0), "S": (100.0, 250.0, 140.0, 310.0)}
+
+
+def look(card: str, noise: float = 0.0, seed: int = 0) -> np.ndarray:
+    """A card's features: its own direction in feature space (plus some noise)."""
+    base = np.random.default_rng(LABELS.index(card)).normal(size=F)
+    return base + noise * np.random.default_rng(seed).normal(size=F)
+
+
+def reading(**cards: float) -> np.ndarray:
+    """A classifier's row of 33: the named cards' probabilities, the rest to "none"."""
+    row = np.zeros(len(LABELS), np.float32)
+    for card, p in cards.items():
+        row[LABELS.index(card.upper())] = p
+    row[NONE] = 1 - row.sum()
+    return row
+
+
+def played(card: str | None, seat: str, seen: float, uncertain: bool = False) -> dict:
+    return {"type": "card_played", "box": list(BOX[seat]),
+            "data": {"card": card, "seat": seat, "seen": seen, "t": seen + 0.2,
+                     "uncertain": uncertain}}
+
+
+def deal(memory: DeckMemory, plays: list[tuple[str, str, str]], events: list[dict] = ()) -> int:
+    """Film a two-card trick: each (seat, card, features_of) lies in its seat's box from t=1 on
+    (the crop's look is `features_of`'s card), recorded at 1.0; then gathered, deal over."""
+    memory.witness({"type": "deal_started", "data": {}})
+    for k in range(20):
+        t = k * SAMPLE_GAP
+        crops = [(BOX[seat], look(shown, 0.3, k)) for seat, _card, shown in plays if t >= 1.0]
+        memory.saw(t, crops)
+        if k == 4:
+            for seat, card, _ in plays:
+                memory.witness(played(card, seat, 1.0))
+            for event in events:
+                memory.witness(event)
+    memory.witness({"type": "trick_gathered", "data": {}})
+    memory.saw(6.5, [(BOX["N"], look("AS"))])  # after the trick went: no play's crop
+    return memory.witness({"type": "deal_over", "data": {}})
+
+
+def test_it_learns_each_card_from_its_play_not_from_what_was_read() -> None:
+    memory = DeckMemory()
+    assert deal(memory, [("N", "KH", "KH"), ("S", "JH", "JH")]) > 0
+    assert memory.deals == 1 and set(np.flatnonzero(memory.counts)) == {
+        LABELS.index("KH"), LABELS.index("JH")}
+    # The classifier reads the king a jack (0.6 / 0.3): the memory knows this deck's king.
+    probs = np.stack([reading(jh=0.6, kh=0.3)])
+    mixed = memory.reread(probs, np.stack([look("KH", 0.3, 99)]))
+    assert LABELS[int(mixed[0, :NONE].argmax())] == "KH" and mixed[0, NONE] == probs[0, NONE]
+    assert mixed[0, :NONE].sum() == pytest.approx(1 - probs[0, NONE], abs=1e-5)
+    # A crop unlike any card it knows (another deck, a phone) is left to the classifier.
+    basis, _ = np.linalg.qr(np.stack([look("KH"), look("JH")]).T)
+    stranger = np.random.default_rng(7).normal(size=F)
+    stranger -= basis @ (basis.T @ stranger)  # at right angles to both cards' looks
+    np.testing.assert_array_equal(memory.reread(probs, stranger[None]), probs)
+
+
+def test_a_play_in_doubt_corrected_or_undone_teaches_nothing() -> None:
+    for events in ([{"type": "correction", "data": {"play": 0, "card": "QH", "before": "KH"}}],
+                   [{"type": "undo", "data": {"seq": 1}}]):
+        memory = DeckMemory()
+        deal(memory, [("N", "KH", "KH"), ("S", "JH", "JH")], events)
+        taught = {LABELS[i] for i in np.flatnonzero(memory.counts)}
+        assert "KH" not in taught and taught == (set() if events[0]["type"] == "undo" else {"JH"})
+    memory = DeckMemory()
+    memory.witness({"type": "deal_started", "data": {}})
+    memory.saw(1.0, [(BOX["N"], look("KH"))])
+    memory.witness(played("KH", "N", 1.0, uncertain=True))
+    memory.saw(1.5, [(BOX["N"], look("KH"))])
+    assert memory.witness({"type": "deal_over", "data": {}}) == 0 and not memory.counts.any()
+
+
+def test_a_misread_crop_of_a_sure_play_teaches_the_play_s_card() -> None:
+    """The crops of N's king look like a king whatever the classifier made of them; a crop
+    seen before the card was (a hand passing over its place) belongs to no play."""
+    memory = DeckMemory()
+    memory.witness({"type": "deal_started", "data": {}})
+    memory.saw(0.2, [(BOX["N"], look("AS"))])  # before N's card was seen there
+    memory.saw(1.0, [(BOX["N"], look("KH"))])
+    memory.witness(played("KH", "N", 1.0))
+    memory.saw(1.5, [(BOX["N"], look("KH", 0.1, 1))])
+    assert memory.witness({"type": "deal_over", "data": {}}) == 2
+    assert memory.counts[LABELS.index("KH")] == 2 and memory.counts.sum() == 2
+
+
+def test_it_is_kept_across_restarts_forgotten_at_a_new_game_refuses_a_foreign_file(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "deck" / "memory.npz"
+    memory = DeckMemory(path)
+    deal(memory, [("N", "KH", "KH"), ("S", "JH", "JH")])
+    assert path.is_file()  # written at the deal's end
+    again = DeckMemory(path)
+    assert again.deals == 1 and (again.counts == memory.counts).all()
+    features = np.stack([look("KH", 0.3, 5)])
+    probs = np.stack([reading(jh=0.6, kh=0.3)])
+    np.testing.assert_allclose(again.reread(probs, features), memory.reread(probs, features))
+    np.savez(tmp_path / "other.npz", sums=np.zeros((5, F)), counts=np.zeros(5), deals=1)
+    with pytest.raises(ValueError, match="not a deck memory"):
+        DeckMemory(tmp_path / "other.npz")
+    assert DeckMemory(tmp_path / "none.npz").deals == 0  # nothing there yet: an empty memory
+    again.witness({"type": "game_started", "data": {}})  # a new game, perhaps another deck
+    assert again.deals == 0 and not again.counts.any() and not path.exists()
+    np.testing.assert_array_equal(again.reread(probs, features), probs)
+
+
+def test_an_empty_memory_changes_nothing() -> None:
+    probs = np.stack([reading(jh=0.6, kh=0.3)])
+    np.testing.assert_array_equal(DeckMemory().reread(probs, np.ones((1, F))), probs)
+    assert DeckMemory().witness({"type": "deal_over", "data": {}}) == 0
+
+
+def test_the_two_stages_read_with_the_memory_and_hand_its_crops_to_the_loop() -> None:
+    """A king the classifier reads a jack (0.55 / 0.35) is named a king once the memory knows
+    this deck's king; the crops read as cards come back in the small picture's pixels (names are
+    read on the main picture, twice as large), and "none" still vetoes a back."""
+    from vision.detections import Detection
+    from vision.two_stage import TwoStage
+
+    king, back = (10.0, 10.0, 40.0, 50.0), (100.0, 10.0, 130.0, 50.0)
+
+    class Boxes:
+        def detect(self, bgr: np.ndarray, conf: float | None = None) -> list[Detection]:
+            return [Detection("?", 0.5, king), Detection("?", 0.5, back)]
+
+    class Classifier:
+        path, turns = Path("stub.onnx"), 1
+
+        def read(self, bgr: np.ndarray, boxes) -> tuple[np.ndarray, np.ndarray]:
+            assert bgr.shape[0] == 200  # the main picture
+            rows = [reading(jh=0.55, kh=0.35) if box[0] < 50 else reading(kh=0.1)
+                    for box in boxes]
+            feats = [look("KH", 0.3, 3) if box[0] < 50 else look("AS") for box in boxes]
+            return np.stack(rows), np.stack(feats)
+
+    memory = DeckMemory()
+    reader = TwoStage(Boxes(), Classifier(), box_conf=0.1, memory=memory)  # type: ignore[arg-type]
+    small, main = np.zeros((100, 200, 3), np.uint8), np.zeros((200, 400, 3), np.uint8)
+    assert [d.card for d in reader.detect(small, main=main)] == ["JH"]  # nothing learnt yet
+    assert [box for box, _ in reader.last_crops] == [king]
+    deal(memory, [("N", "KH", "KH"), ("S", "JH", "JH")])
+    (found,) = reader.detect(small, main=main)
+    assert found.card == "KH" and found.box == king and "deck memory" in repr(reader)
