@@ -45,6 +45,8 @@ class Health:
     last_error: str | None = None
     running: bool = False
     evidence_failures: int = 0  # plays stored without their picture (disk full, read-only)
+    deck_cards: int | None = None  # cards the deck memory knows (None: no memory)
+    deck_deals: int = 0  # deals it learnt from
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -61,6 +63,8 @@ class Health:
             "last_error": self.last_error,
             "running": self.running,
             "evidence_failures": self.evidence_failures,
+            "deck_cards": self.deck_cards,
+            "deck_deals": self.deck_deals,
         }
 
     def _smooth(self, stage: str, ms: float) -> None:
@@ -128,11 +132,17 @@ def run_loop(
     # A deck memory (`vision.deck_memory`) learns from the crops read and the plays recorded.
     memory = getattr(detector, "memory", None)
 
+    def learnt() -> None:
+        health.deck_cards, health.deck_deals = int((memory.counts > 0).sum()), memory.deals
+
+    if memory is not None:
+        learnt()  # what it kept from before a restart
+
     def keep(events: list[dict[str, Any]], frame: Any) -> None:
         """Store the tracker's events (with an evidence picture for each play)."""
         for ev in events:
-            if memory is not None:
-                memory.witness(ev)
+            if memory is not None and memory.witness(ev):
+                learnt()
             data = ev["data"]
             if ev["type"] == "card_played" and evidence is not None and frame is not None:
                 name = f"{store.last_seq + 1:06d}-{data['card']}.jpg"
@@ -183,6 +193,7 @@ def run_loop(
                         tracker.observe(e)
                         if memory is not None:
                             memory.witness(e.to_json())
+                            learnt()  # (a new game forgets the deck)
                     seen_seq = e.seq
             events = tracker.update(frame.time, detections)
             last_frame = frame

@@ -133,11 +133,10 @@ class DeckMemory:
         learns; returns the number of crops learnt then (0 otherwise)."""
         kind, data = event.get("type"), event.get("data") or {}
         if kind == "card_played":
-            box = event.get("box")
-            card = data.get("card")
+            box, card = event.get("box"), data.get("card")
+            seen = next((v for v in (data.get("seen"), data.get("t")) if v is not None), self._now)
             self._plays.append(_Play(None if card is None else str(card),
-                                     None if box is None else tuple(box),
-                                     float(data.get("seen", data.get("t", self._now))),
+                                     None if box is None else tuple(box), float(seen),
                                      card is not None and not data.get("uncertain", False)))
         elif kind == "correction":
             i = int(data.get("play", -1))

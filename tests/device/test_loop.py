@@ -397,8 +397,9 @@ def test_the_loop_teaches_the_deck_memory_what_each_sure_play_looked_like() -> N
             store.append("correction", {"play": 1, "card": "9H", "before": "8H"}, actor="referee")
 
     reader = Reader(lambda t: [det("7H", "N"), det("8H", "W")] if t >= 0.2 else [])
-    run_loop(FakeSource(2.0, hook=referee), reader, Tracker(), store, threading.Event())
+    health = run_loop(FakeSource(2.0, hook=referee), reader, Tracker(), store, threading.Event())
     memory = reader.memory
     assert memory.deals == 1
+    assert health.to_json()["deck_cards"] == 1 and health.deck_deals == 1  # for the pages
     assert {LABELS[i] for i in np.flatnonzero(memory.counts)} == {"7H"}
     assert memory.counts.sum() >= 4  # a crop every 0.3 s from 0.2 to 1.9 s

@@ -83,6 +83,11 @@ def test_a_play_in_doubt_corrected_or_undone_teaches_nothing() -> None:
     memory.saw(1.0, [(BOX["N"], look("KH"))])
     memory.witness(played("KH", "N", 1.0, uncertain=True))
     memory.saw(1.5, [(BOX["N"], look("KH"))])
+    # A play seen but never read, named at the deal's end (no box, no time seen): nothing.
+    memory.witness({"type": "card_played", "box": None,
+                    "data": {"card": None, "seat": "S", "seen": None, "t": None}})
+    memory.witness({"type": "card_played", "box": None,
+                    "data": {"card": "AS", "seat": "S", "seen": None, "t": 2.0}})
     assert memory.witness({"type": "deal_over", "data": {}}) == 0 and not memory.counts.any()
 
 

@@ -125,6 +125,9 @@ function healthNode(h) {
                 `${T.camera} ${up ? T.camera_up : T.camera_down}`];
   if (typeof h.fps === "number") bits.push(` · ${h.fps.toFixed(1)} fps`);
   if (typeof h.dropped === "number") bits.push(` · ${h.dropped} ⨯`);
+  if (typeof h.deck_cards === "number") {  // the deck memory: cards of this deck it knows
+    bits.push(` · ${(T.deck_learnt || "{n}").replace("{n}", h.deck_cards)}`);
+  }
   if (h.evidence_failures) {  // plays are kept; their pictures are not (disk full?)
     bits.push(el("span", { class: "red" }, ` · ${(T.evidence_lost || "{n}").replace("{n}", h.evidence_failures)}`));
   }
