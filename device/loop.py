@@ -130,7 +130,7 @@ def run_loop(
     last_frame: Any = None
     tick = time.perf_counter()
     # A deck memory (`vision.deck_memory`) learns from the crops read and the plays recorded.
-    memory = getattr(detector, "memory", None)
+    memory: Any = getattr(detector, "memory", None)
 
     def learnt() -> None:
         health.deck_cards, health.deck_deals = int((memory.counts > 0).sum()), memory.deals
