@@ -13,10 +13,12 @@ four held-out designs read 0.9874 -> 0.9970 top-1 (203 -> 48 errors of 16,163).
     memory.saw(t, reader.last_crops)              # the loop: what was read, and when
     memory.witness(event)                         # the loop: plays, corrections, deal's end
 
-It learns only at a deal's end, and only from plays the tracker recorded sure and nobody
-corrected, each crop labelled by the play whose box it covers while that card lay on the felt:
-not by what the classifier read, so the very crops it misread teach it. A wrong name in the
-record would teach it wrongly, hence the care. Pure numpy; no I/O but `save` and `load`.
+It learns only at a deal's end, from the record as it then stands (corrections included: the
+cards most often misread are the ones most often corrected, and a memory without them was
+no help there), and only from plays not in doubt; each crop is labelled by the play whose box it
+covers while that card lay on the felt, not by what the classifier read, so the very crops it
+misread teach it. A wrong name in the record would teach it wrongly, hence the care; an undo
+makes the whole deal doubtful. Pure numpy; no I/O but `save` and `load`.
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ class _Play:
     card: str | None
     box: tuple[float, float, float, float] | None
     seen: float  # when its track was first seen
-    sure: bool  # recorded not in doubt, and nobody corrected it since
+    sure: bool  # recorded (or last corrected) not in doubt
     gone: float | None = None  # when its trick was gathered
 
 
@@ -95,21 +97,24 @@ class DeckMemory:
         protos = self._prototypes()
         if protos is None or features is None or not len(probs):
             return probs
-        known = self.counts > 0
-        likeness = _unit(features.astype(np.float32)) @ protos[known].T  # (N, K) cosines
+        unknown = self.counts == 0
+        likeness = _unit(features.astype(np.float32)) @ protos.T  # (N, 32) cosines
+        best = likeness[:, ~unknown].max(axis=1)
+        # A card it has not learnt yet might be as like as the likest it knows: never less (a
+        # deck's 8C, in doubt in the only deal learnt, was read as its 9C, the nearest known).
+        likeness[:, unknown] = best[:, None]
         out = probs.astype(np.float32).copy()
         for i, row in enumerate(out):
-            if likeness[i].max() < self.min_likeness:
+            if best[i] < self.min_likeness:
                 continue
+            z = np.exp((likeness[i] - best[i]) / self.temperature)
             cards = np.maximum(row[:NONE], 1e-6)
-            memory = cards.copy()  # the cards it does not know keep the classifier's reading
-            z = np.exp((likeness[i] - likeness[i].max()) / self.temperature)
-            memory[known] = cards[known].sum() * z / z.sum()
-            mixed = cards ** (1 - self.weight) * np.maximum(memory, 1e-6) ** self.weight
+            mixed = cards ** (1 - self.weight) * (z / z.sum()) ** self.weight
             row[:NONE] = mixed / mixed.sum() * max(0.0, 1.0 - float(row[NONE]))
         return out
 
     def _prototypes(self) -> np.ndarray | None:
+        """(32, F) unit prototypes (zero for the cards not learnt), or None before any."""
         if self._protos is None and self.sums is not None and self.counts.any():
             self._protos = _unit(self.sums)
         return self._protos
@@ -138,10 +143,12 @@ class DeckMemory:
             self._plays.append(_Play(None if card is None else str(card),
                                      None if box is None else tuple(box), float(seen),
                                      card is not None and not data.get("uncertain", False)))
-        elif kind == "correction":
+        elif kind == "correction":  # the deal's record is what teaches, corrections included
             i = int(data.get("play", -1))
             if 0 <= i < len(self._plays):
-                self._plays[i].sure = False
+                card = data.get("card", self._plays[i].card)
+                self._plays[i].card = None if card is None else str(card)
+                self._plays[i].sure = card is not None and not data.get("uncertain", False)
         elif kind == "trick_gathered":
             for play in self._plays:
                 play.gone = self._now if play.gone is None else play.gone

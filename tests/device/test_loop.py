@@ -355,10 +355,10 @@ def test_a_detector_that_reads_names_large_gets_the_full_picture() -> None:
     assert detector.shapes == [((400, 400, 3), (800, 800, 3))] * 5
 
 
-def test_the_loop_teaches_the_deck_memory_what_each_sure_play_looked_like() -> None:
+def test_the_loop_teaches_the_deck_memory_what_each_play_looked_like() -> None:
     """The reader's crops of each frame and every event (the tracker's and the referee's) reach
-    its deck memory; at the deal's end it has learnt the recorded plays' cards, less the one the
-    referee corrected."""
+    its deck memory; at the deal's end it has learnt the record's cards, as the referee
+    corrected it."""
     from vision.crops import LABELS
     from vision.deck_memory import DeckMemory
 
@@ -400,6 +400,6 @@ def test_the_loop_teaches_the_deck_memory_what_each_sure_play_looked_like() -> N
     health = run_loop(FakeSource(2.0, hook=referee), reader, Tracker(), store, threading.Event())
     memory = reader.memory
     assert memory.deals == 1
-    assert health.to_json()["deck_cards"] == 1 and health.deck_deals == 1  # for the pages
-    assert {LABELS[i] for i in np.flatnonzero(memory.counts)} == {"7H"}
+    assert health.to_json()["deck_cards"] == 2 and health.deck_deals == 1  # for the pages
+    assert {LABELS[i] for i in np.flatnonzero(memory.counts)} == {"7H", "9H"}
     assert memory.counts.sum() >= 4  # a crop every 0.3 s from 0.2 to 1.9 s
