@@ -23,6 +23,7 @@ makes the whole deal doubtful. Pure numpy; no I/O but `save` and `load`.
 
 from __future__ import annotations
 
+import zipfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -88,6 +89,7 @@ class DeckMemory:
         self._crops: list[tuple[float, tuple[float, float, float, float], np.ndarray]] = []
         self._last_kept = -np.inf
         self._plays: list[_Play] = []
+        self._undone = False
         self._now = 0.0
         if self.path is not None:
             self.load(self.path)
@@ -154,9 +156,8 @@ class DeckMemory:
         elif kind == "trick_gathered":
             for play in self._plays:
                 play.gone = self._now if play.gone is None else play.gone
-        elif kind == "undo":  # what was recorded no longer says which crop was which card
-            for play in self._plays:
-                play.sure = False
+        elif kind == "undo":  # the record no longer lines up with the plays seen: none teaches
+            self._undone = True
         elif kind == "deal_over":
             learnt = self._learn()
             self._forget_deal()
@@ -178,7 +179,7 @@ class DeckMemory:
 
     def _learn(self) -> int:
         plays = [p for p in self._plays if p.sure and p.box is not None and p.card in LABELS]
-        if not plays or not self._crops:
+        if not plays or not self._crops or self._undone:
             return 0
         mine: dict[int, list[np.ndarray]] = {}
         for t, box, unit in self._crops:
@@ -200,7 +201,7 @@ class DeckMemory:
         return learnt
 
     def _forget_deal(self) -> None:
-        self._crops, self._plays, self._last_kept = [], [], -np.inf
+        self._crops, self._plays, self._last_kept, self._undone = [], [], -np.inf, False
 
     # --- keeping it across restarts --------------------------------------------------------
 
@@ -219,10 +220,14 @@ class DeckMemory:
         path = Path(path)
         if not path.is_file():
             return False
-        with np.load(path) as data:
-            if data["sums"].shape[0] != NONE or data["counts"].shape != (NONE,):
-                raise ValueError(f"{path}: not a deck memory of {NONE} cards")
-            self.sums, self.counts = data["sums"], data["counts"]
-            self.deals = int(data["deals"])
+        try:
+            with np.load(path) as data:
+                sums, counts, deals = data["sums"], data["counts"], int(data["deals"])
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
+            raise ValueError(f"{path}: unreadable deck memory ({exc}); delete it to start "
+                             "afresh") from None
+        if sums.ndim != 2 or sums.shape[0] != NONE or counts.shape != (NONE,):
+            raise ValueError(f"{path}: not a deck memory of {NONE} cards")
+        self.sums, self.counts, self.deals = sums, counts, deals
         self._protos = None
         return True

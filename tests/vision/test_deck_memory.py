@@ -122,6 +122,9 @@ def test_it_is_kept_across_restarts_forgotten_at_a_new_game_refuses_a_foreign_fi
     np.savez(tmp_path / "other.npz", sums=np.zeros((5, F)), counts=np.zeros(5), deals=1)
     with pytest.raises(ValueError, match="not a deck memory"):
         DeckMemory(tmp_path / "other.npz")
+    (tmp_path / "torn.npz").write_bytes(b"PK\x03\x04 cut short")
+    with pytest.raises(ValueError, match="unreadable deck memory"):
+        DeckMemory(tmp_path / "torn.npz")
     assert DeckMemory(tmp_path / "none.npz").deals == 0  # nothing there yet: an empty memory
     again.witness({"type": "game_started", "data": {}})  # a new game, perhaps another deck
     assert again.deals == 0 and not again.counts.any() and not path.exists()
