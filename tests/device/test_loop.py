@@ -403,3 +403,22 @@ def test_the_loop_teaches_the_deck_memory_what_each_play_looked_like() -> None:
     assert health.to_json()["deck_cards"] == 2 and health.deck_deals == 1  # for the pages
     assert {LABELS[i] for i in np.flatnonzero(memory.counts)} == {"7H", "9H"}
     assert memory.counts.sum() >= 4  # a crop every 0.3 s from 0.2 to 1.9 s
+
+
+def test_the_companion_reads_with_a_deck_memory_kept_in_its_storage(tmp_path) -> None:
+    """The shipped models and the default config: two stages with a deck memory kept where the
+    config says, read back at the next start; `deck_memory: false` reads without one."""
+    from vision.deck_memory import DeckMemory
+
+    kept = tmp_path / "deck.npz"
+    config = Config.model_validate({"storage": {"db": str(tmp_path / "g.db"),
+                                                "deck_memory": str(kept)}})
+    memory = Companion(config, log=lambda m: None).build_detector().memory
+    assert isinstance(memory, DeckMemory) and memory.path == kept and memory.deals == 0
+    memory.sums, memory.counts[:] = np.ones((32, 512)), 3
+    memory.deals = 2
+    memory.save(kept)
+    assert Companion(config, log=lambda m: None).build_detector().memory.deals == 2
+    off = Config.model_validate({"storage": {"db": str(tmp_path / "h.db")},
+                                 "detector": {"deck_memory": False}})
+    assert Companion(off, log=lambda m: None).build_detector().memory is None
