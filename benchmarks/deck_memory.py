@@ -29,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import numpy as np
 
 from vision.crops import LABELS
+from vision.deck_memory import unit
 
 CARDS = LABELS[:32]
 TURNS = 4
@@ -82,11 +83,6 @@ def read(classifier: Any, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarr
     return np.concatenate([p for p, _ in outs]), np.concatenate([f for _, f in outs])
 
 
-def _unit(x: np.ndarray) -> np.ndarray:
-    norm: np.ndarray = np.linalg.norm(x, axis=-1, keepdims=True)
-    return x / (norm + 1e-9)
-
-
 def compare(groups: list[tuple[str, np.ndarray, np.ndarray, np.ndarray]]
             ) -> dict[str, list[int]]:
     """Per deck, overall and on the crops read under 0.6: [right by the classifier, by the
@@ -98,13 +94,13 @@ def compare(groups: list[tuple[str, np.ndarray, np.ndarray, np.ndarray]]
     for deck, truth, probs, feats in groups:
         if memory[deck]:
             known = np.concatenate([t for t, _ in memory[deck]])
-            pooled = np.concatenate([_unit(f) for _, f in memory[deck]])
+            pooled = np.concatenate([unit(f) for _, f in memory[deck]])
             have = np.array([(known == i).any() for i in range(len(CARDS))])
-            protos = np.stack([_unit(pooled[known == i].mean(0)) if have[i]
+            protos = np.stack([unit(pooled[known == i].mean(0)) if have[i]
                                else np.zeros(pooled.shape[1]) for i in range(len(CARDS))])
             cards = probs[:, : len(CARDS)]
             right = (cards.argmax(1) == truth, np.where(have, cards, -1).argmax(1) == truth,
-                     (_unit(feats) @ protos.T).argmax(1) == truth)
+                     (unit(feats) @ protos.T).argmax(1) == truth)
             weak = cards.max(1) < 0.6
             for key, rows in ((deck, slice(None)), ("all", slice(None)),
                               ("read under 0.6", weak)):

@@ -28,6 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
+from vision.classifier_ensemble import FEATURES
 from vision.crops import CROP, LABELS, NONE, square_crop
 
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
@@ -60,7 +61,7 @@ class CardClassifier:
         outputs = [o.name for o in self.session.get_outputs()]
         self.output = outputs[0]
         # An ensemble's pooled features (`vision.classifier_ensemble.FEATURES`), if it has them.
-        self.features = "features" if "features" in outputs[1:] else None
+        self.features = FEATURES if FEATURES in outputs[1:] else None
 
     def crops(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]]) -> np.ndarray:
         """The model's input for these boxes: (N, 3, size, size) float32 BGR 0-255."""
@@ -85,10 +86,6 @@ class CardClassifier:
         probs, feats = self.run(self.crops(bgr, boxes), features)
         self.last_ms = 1000 * (time.perf_counter() - start)
         return probs, feats
-
-    def _run(self, batch: np.ndarray) -> np.ndarray:
-        """Probabilities for a prepared batch, averaged over `turns` quarter turns."""
-        return self.run(batch, False)[0]
 
     def run(self, batch: np.ndarray, features: bool = True
             ) -> tuple[np.ndarray, np.ndarray | None]:
@@ -160,7 +157,7 @@ def measure(
         preds = []
         for i in range(0, len(x), 256):
             batch = np.ascontiguousarray(x[i : i + 256].transpose(0, 3, 1, 2), dtype=np.float32)
-            preds.append(classifier._run(batch).argmax(1))
+            preds.append(classifier.run(batch, features=False)[0].argmax(1))
         pred = np.concatenate(preds)
         card = y != NONE
         report["render_crops"] = len(y)

@@ -70,7 +70,8 @@ def _overlap(box: tuple[float, float, float, float], play: _Play, t: float, now:
     return iou(box, play.box)
 
 
-def _unit(x: np.ndarray) -> np.ndarray:
+def unit(x: np.ndarray) -> np.ndarray:
+    """Each row scaled to length 1 (cosine likeness is then a dot product)."""
     norm: np.ndarray = np.maximum(np.linalg.norm(x, axis=-1, keepdims=True), 1e-9)
     out: np.ndarray = x / norm
     return out
@@ -87,7 +88,8 @@ class DeckMemory:
         self.sums: np.ndarray | None = None  # (32, F): sum of unit features per card
         self.counts = np.zeros(NONE, np.int64)
         self.deals = 0  # deals learnt from
-        self._protos: np.ndarray | None = None
+        # (cards learnt, their unit prototypes): made again only when it learns or forgets
+        self._protos: tuple[np.ndarray, np.ndarray] | None = None
         self._crops: list[tuple[float, tuple[float, float, float, float], np.ndarray]] = []
         self._last_kept = -np.inf
         self._plays: list[_Play] = []
@@ -100,11 +102,13 @@ class DeckMemory:
 
     def reread(self, probs: np.ndarray, features: np.ndarray | None) -> np.ndarray:
         """(N, 33) readings mixed with the memory's, for the cards it knows; "none" unchanged."""
-        protos = self._prototypes()
-        if protos is None or features is None or not len(probs):
+        if self._protos is None and self.sums is not None and self.counts.any():
+            known = self.counts > 0
+            self._protos = (known, unit(self.sums[known]))
+        if self._protos is None or features is None or not len(probs):
             return probs
-        known = self.counts > 0
-        likeness = _unit(features.astype(np.float32)) @ protos[known].T  # (N, K) cosines
+        known, protos = self._protos
+        likeness = unit(features.astype(np.float32)) @ protos.T  # (N, K) cosines
         out = probs.astype(np.float32).copy()
         for i, row in enumerate(out):
             cards = np.maximum(row[:NONE], 1e-6)
@@ -119,12 +123,6 @@ class DeckMemory:
             row[:NONE] = cards / cards.sum() * max(0.0, 1.0 - float(row[NONE]))
         return out
 
-    def _prototypes(self) -> np.ndarray | None:
-        """(32, F) unit prototypes (zero for the cards not learnt), or None before any."""
-        if self._protos is None and self.sums is not None and self.counts.any():
-            self._protos = _unit(self.sums)
-        return self._protos
-
     # --- learning, fed by the loop ---------------------------------------------------------
 
     def saw(self, t: float, crops: Sequence[tuple[Sequence[float], np.ndarray]]) -> None:
@@ -134,10 +132,10 @@ class DeckMemory:
         if not crops or t - self._last_kept < SAMPLE_GAP:
             return
         self._last_kept = t
-        units = _unit(np.stack([f for _, f in crops]).astype(np.float32)).astype(np.float16)
-        for (box, _), unit in zip(crops, units, strict=True):
+        units = unit(np.stack([f for _, f in crops]).astype(np.float32)).astype(np.float16)
+        for (box, _), feature in zip(crops, units, strict=True):
             x0, y0, x1, y1 = (float(v) for v in box)
-            self._crops.append((t, (x0, y0, x1, y1), unit))
+            self._crops.append((t, (x0, y0, x1, y1), feature))
 
     def witness(self, event: Mapping[str, Any]) -> int:
         """An event of the deal (the tracker's or the referee's). At `deal_over` the memory
@@ -184,11 +182,11 @@ class DeckMemory:
         if not plays or not self._crops or self._undone:
             return 0
         mine: dict[int, list[np.ndarray]] = {}
-        for t, box, unit in self._crops:
+        for t, box, feature in self._crops:
             overlaps = np.array([_overlap(box, p, t, self._now) for p in plays] + [0.0])
             first, second = np.partition(overlaps, -2)[-1:-3:-1]
             if first >= SAME_BOX > second:  # one play's box, and no other's
-                mine.setdefault(int(np.argmax(overlaps)), []).append(unit)
+                mine.setdefault(int(np.argmax(overlaps)), []).append(feature)
         if self.sums is None:
             self.sums = np.zeros((NONE, len(self._crops[0][2])), np.float64)
         learnt = 0
