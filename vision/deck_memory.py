@@ -17,10 +17,15 @@ sets of 20 deals (`simulated_deals.py --deck-memory`): plays named over 0.5 s af
 
 It learns only at a deal's end, from the record as it then stands (corrections included: the
 cards most often misread are the ones most often corrected, and a memory without them was
-no help there), and only from plays not in doubt; each crop is labelled by the play whose box it
-covers while that card lay on the felt, not by what the classifier read, so the very crops it
-misread teach it. A wrong name in the record would teach it wrongly, hence the care; an undo
-makes the whole deal doubtful. Pure numpy; no I/O but `save` and `load`.
+no help there), from plays not in doubt -- or from all of them when the deal ended settled:
+every play read (none recorded unread, none deduced), 32 different cards, no undo. The hardest
+cards are the ones most often recorded in doubt, and a misread in doubt leaves a trace: the card
+it took is missing where it was really played, which is then recorded unread or deduced (seed
+2165 deal 17: a TC read 9S in doubt, the true 9S recorded unread, the TC deduced there). Each
+crop is labelled by the play whose box it covers (or, card-sized, holds) while that card lay on
+the felt, not by what the classifier read, so the very crops it misread teach it. A wrong name
+in the record would teach it wrongly, hence the care; an undo makes the whole deal doubtful.
+Pure numpy; no I/O but `save` and `load`.
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ from typing import Any
 import numpy as np
 
 from vision.crops import LABELS, NONE
-from vision.detections import iou
+from vision.detections import inside, iou
 
 # Readings are mixed as p_classifier^(1-WEIGHT) * p_memory^WEIGHT, p_memory a softmax of the
 # cosine likeness to each prototype at TEMPERATURE. On 10,748 crops of two sets of held-out
@@ -51,6 +56,13 @@ CANDIDATE = 0.05  # a card the classifier reads this much is one the crop might 
 SAMPLE_GAP = 0.3  # seconds between two frames whose crops are kept for learning
 PER_PLAY = 12  # crops of one play learnt at most (spread over its time on the felt)
 SAME_BOX = 0.5  # a crop belongs to a play when its box overlaps the play's this much (IoU)
+# A crop teaches only when its box is card-sized: from CARD_SIZE[0] to CARD_SIZE[1] times the
+# deal's median crop (a card turned 45 degrees boxes twice its area). A box on part of a card is
+# another look: seed 2166 deal 2, W's 9D was first boxed half under a hand, learnt from a box on
+# its lower half; its whole crops, read 8D by the memory, were recorded unread later.
+CARD_SIZE = (0.7, 2.5)
+HOLDS = 0.8  # ... and the play's box lies this much inside the crop's: the crop is that card
+DECK = NONE  # cards in a deal (the classifier's "none" comes after the 32)
 
 
 @dataclass
@@ -63,11 +75,14 @@ class _Play:
 
 
 def _overlap(box: tuple[float, float, float, float], play: _Play, t: float, now: float) -> float:
-    """How much a crop's box at time `t` overlaps `play`'s box while that card lay there."""
+    """How much a crop's box at time `t` overlaps `play`'s box while that card lay there; a
+    (card-sized) crop holding the play's box counts as SAME_BOX: that box was the card's part
+    first seen, a hand on the rest."""
     gone = play.gone if play.gone is not None else now
     if play.box is None or not play.seen <= t <= gone:
         return 0.0
-    return iou(box, play.box)
+    holds = inside(play.box, box) >= HOLDS
+    return max(iou(box, play.box), SAME_BOX if holds else 0.0)
 
 
 def unit(x: np.ndarray) -> np.ndarray:
@@ -94,6 +109,7 @@ class DeckMemory:
         self._last_kept = -np.inf
         self._plays: list[_Play] = []
         self._undone = False
+        self._unsettled = False  # a play recorded unread, or deduced: the doubts teach nothing
         self._now = 0.0
         if self.path is not None:
             self.load(self.path)
@@ -147,12 +163,14 @@ class DeckMemory:
             self._plays.append(_Play(None if card is None else str(card),
                                      None if box is None else tuple(box), float(seen),
                                      card is not None and not data.get("uncertain", False)))
+            self._unsettled |= card is None
         elif kind == "correction":  # the deal's record is what teaches, corrections included
             i = int(data.get("play", -1))
             if 0 <= i < len(self._plays):
                 card = data.get("card", self._plays[i].card)
                 self._plays[i].card = None if card is None else str(card)
                 self._plays[i].sure = card is not None and not data.get("uncertain", False)
+            self._unsettled |= bool(data.get("deduced"))
         elif kind == "trick_gathered":
             for play in self._plays:
                 play.gone = self._now if play.gone is None else play.gone
@@ -177,12 +195,24 @@ class DeckMemory:
         if self.path is not None:
             self.path.unlink(missing_ok=True)
 
+    def settled(self) -> bool:
+        """Whether the deal so far leaves no doubt to settle: every play read, each card once,
+        all 32 of them, no undo (then its plays in doubt teach too)."""
+        cards = {p.card for p in self._plays}
+        return not (self._unsettled or self._undone) and len(self._plays) == len(cards) == DECK
+
     def _learn(self) -> int:
-        plays = [p for p in self._plays if p.sure and p.box is not None and p.card in LABELS]
+        settled = self.settled()
+        plays = [p for p in self._plays if (p.sure or settled) and p.box is not None
+                 and p.card in LABELS]
         if not plays or not self._crops or self._undone:
             return 0
         mine: dict[int, list[np.ndarray]] = {}
-        for t, box, feature in self._crops:
+        areas = np.array([(x1 - x0) * (y1 - y0) for _, (x0, y0, x1, y1), _ in self._crops])
+        low, high = np.median(areas) * np.array(CARD_SIZE)
+        for (t, box, feature), area in zip(self._crops, areas, strict=True):
+            if not low <= area <= high:
+                continue
             overlaps = np.array([_overlap(box, p, t, self._now) for p in plays] + [0.0])
             first, second = np.partition(overlaps, -2)[-1:-3:-1]
             if first >= SAME_BOX > second:  # one play's box, and no other's
@@ -201,7 +231,8 @@ class DeckMemory:
         return learnt
 
     def _forget_deal(self) -> None:
-        self._crops, self._plays, self._last_kept, self._undone = [], [], -np.inf, False
+        self._crops, self._plays, self._last_kept = [], [], -np.inf
+        self._undone = self._unsettled = False
 
     # --- keeping it across restarts --------------------------------------------------------
 

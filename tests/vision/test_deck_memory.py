@@ -1,5 +1,6 @@
 """The deck memory: it learns each card's look from the deal's recorded plays (not from what the
-classifier read), only from plays that nobody doubts, and then reads a misread card right."""
+classifier read), from plays that nobody doubts (or any play of a deal that ended settled), and
+then reads a misread card right."""
 
 from __future__ import annotations
 
@@ -94,6 +95,47 @@ def test_it_learns_the_record_as_corrected_and_nothing_in_doubt_or_undone() -> N
     assert memory.witness({"type": "deal_over", "data": {}}) == 0 and not memory.counts.any()
 
 
+DEAL_CARDS = ["KH"] + [c for c in LABELS[:NONE] if c != "KH"]
+
+
+def whole_deal(memory: DeckMemory, doubted: str, event: dict | None, unread: int = -1) -> int:
+    """A deal of all 32 cards, each recorded once in a box of its own; the first play (KH, its
+    crops looking like a king) is recorded in doubt, play `unread` recorded unread (named by
+    `event`), then `event` (if any) is witnessed."""
+    cards = DEAL_CARDS
+    boxes = [(20.0 * i, 0.0, 20.0 * i + 15, 30.0) for i in range(NONE)]
+    memory.witness({"type": "deal_started", "data": {}})
+    memory.saw(1.0, [(boxes[0], look("KH", 0.3, 1))])
+    for i, (card, box) in enumerate(zip(cards, boxes, strict=True)):
+        memory.witness({"type": "card_played", "box": list(box),
+                        "data": {"card": None if i == unread else card,
+                                 "seat": "NESW"[i % 4], "seen": 1.0, "t": 1.2,
+                                 "uncertain": card == doubted}})
+    memory.saw(1.5, [(boxes[0], look("KH", 0.3, 2))])
+    if event is not None:
+        memory.witness(event)
+    return memory.witness({"type": "deal_over", "data": {}})
+
+
+def test_plays_in_doubt_teach_when_the_deal_ended_settled() -> None:
+    """Every play read, each card once: the king recorded in doubt teaches. A play recorded
+    unread or deduced (where a misread in doubt leaves its trace), or an undo: it does not."""
+    cases = ((None, 2), ({"type": "undo", "data": {"seq": 3}}, 0),
+             ({"type": "correction", "data": {"play": 5, "card": DEAL_CARDS[5], "before": None,
+                                               "deduced": True}}, 0),
+             ({"type": "correction", "data": {"play": 5, "card": DEAL_CARDS[5],
+                                               "before": None}}, 0),
+             ({"type": "correction", "data": {"play": 5, "card": DEAL_CARDS[6]}}, 0))
+    for (event, learnt), unread in zip(cases, (-1, -1, 5, 5, -1), strict=True):
+        memory = DeckMemory()  # (the last: one card twice, one never)
+        assert whole_deal(memory, "KH", event, unread) == learnt, event
+        assert memory.counts[LABELS.index("KH")] == learnt
+    memory = DeckMemory()  # a sure king teaches in a deal not settled (not after an undo)
+    assert whole_deal(memory, "", {"type": "undo", "data": {"seq": 3}}) == 0
+    memory = DeckMemory()
+    assert whole_deal(memory, "", cases[2][0]) == 2
+
+
 def test_a_misread_crop_of_a_sure_play_teaches_the_play_s_card() -> None:
     """The crops of N's king look like a king whatever the classifier made of them; a crop
     seen before the card was (a hand passing over its place) belongs to no play."""
@@ -105,6 +147,28 @@ def test_a_misread_crop_of_a_sure_play_teaches_the_play_s_card() -> None:
     memory.saw(1.5, [(BOX["N"], look("KH", 0.1, 1))])
     assert memory.witness({"type": "deal_over", "data": {}}) == 2
     assert memory.counts[LABELS.index("KH")] == 2 and memory.counts.sum() == 2
+
+
+def test_it_learns_a_card_from_its_whole_boxes_not_from_boxes_on_a_part_of_it() -> None:
+    """N's king was first boxed by its lower part (a hand on the rest), and the box model also
+    boxes that part alone now and then: the play's card is learnt from the whole card's boxes
+    (which hold the play's box), never from the part's (another look)."""
+    part = (105.0, 85.0, 135.0, 110.0)
+    memory = DeckMemory()
+    memory.witness({"type": "deal_started", "data": {}})
+    memory.witness({"type": "card_played", "box": list(part),
+                    "data": {"card": "KH", "seat": "N", "seen": 1.0, "t": 1.2}})
+    memory.witness(played("JH", "S", 1.0))
+    for k in range(4):
+        t = 1.0 + k * 2 * SAMPLE_GAP
+        memory.saw(t, [(BOX["N"], look("KH", 0.3, k)), (part, look("AS", 0.3, k)),
+                       (BOX["S"], look("JH", 0.3, k))])
+    assert memory.witness({"type": "deal_over", "data": {}}) == 8
+    assert memory.counts[LABELS.index("KH")] == memory.counts[LABELS.index("JH")] == 4
+    proto = memory.sums[LABELS.index("KH")]
+    like = [float(proto @ look(c) / np.linalg.norm(proto) / np.linalg.norm(look(c)))
+            for c in ("KH", "AS")]
+    assert like[0] > 0.9 > 0.5 > like[1]
 
 
 def test_it_is_kept_across_restarts_forgotten_at_a_new_game_refuses_a_foreign_file(
