@@ -39,6 +39,7 @@ from typing import Any
 
 import numpy as np
 
+from engine.cards import DECK
 from vision.crops import LABELS, NONE
 from vision.detections import inside, iou
 
@@ -63,7 +64,6 @@ SAME_BOX = 0.5  # a crop belongs to a play when its box overlaps the play's this
 # its lower half; its whole crops, read 8D by the memory, were recorded unread later.
 CARD_SIZE = (0.7, 2.5)
 HOLDS = 0.8  # ... and the play's box lies this much inside the crop's: the crop is that card
-DECK = NONE  # cards in a deal (the classifier's "none" comes after the 32)
 
 
 @dataclass
@@ -196,14 +196,14 @@ class DeckMemory:
         if self.path is not None:
             self.path.unlink(missing_ok=True)
 
-    def settled(self) -> bool:
+    def _settled(self) -> bool:
         """Whether the deal so far leaves no doubt to settle: every play read, each card once,
         all 32 of them, no undo (then its plays in doubt teach too)."""
         cards = {p.card for p in self._plays}
-        return not (self._unsettled or self._undone) and len(self._plays) == len(cards) == DECK
+        return not (self._unsettled or self._undone) and len(self._plays) == len(cards) == len(DECK)
 
     def _learn(self) -> int:
-        settled = self.settled()
+        settled = self._settled()
         plays = [p for p in self._plays if (p.sure or settled) and p.box is not None
                  and p.card in LABELS]
         if not plays or not self._crops or self._undone:
