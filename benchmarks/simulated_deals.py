@@ -15,6 +15,8 @@ already in --out. Each replay's result is saved next to its video (`deal_NNN.rep
 `--rejudge` measures those again with the current engine, without running the pipeline.
 `--cache` saves each frame's detections beside the video the first time and replays them after
 (same detector only): a change to the tracker is measured on all 20 deals in a minute or two.
+With `--deck-memory`, `--cache` keeps the two models' answers instead (`stage_cache.py`): what
+the memory reads changes from run to run, what the models say of a box does not.
 """
 
 from __future__ import annotations
@@ -301,14 +303,15 @@ def main(argv: list[str] | None = None) -> int:
                         "(vision.background; on by default, as in the device's config)")
     parser.add_argument("--deck-memory", action="store_true",
                         help="two stages: a memory of each design's deck, learnt at each deal's "
-                        "end and read with the classifier (vision.deck_memory; not with --cache)")
+                        "end and read with the classifier (vision.deck_memory; with --cache, the "
+                        "two models' answers are cached: stage_cache.py)")
     parser.add_argument("--min-prob", type=float, default=None,
                         help="two stages: the least probability of a box's card to count "
                         "(default: vision.two_stage.DEFAULT_MIN_PROB)")
     args = parser.parse_args(argv)
-    if args.deck_memory and (args.cache or not args.two_stage):
-        parser.error("--deck-memory needs --two-stage, and not --cache (what it reads depends on "
-                     "the deals before)")
+    if args.deck_memory and not args.two_stage:
+        parser.error("--deck-memory needs --two-stage")
+    stages = None  # with the memory, --cache keeps the two models' answers (`StageCache`)
     if args.min_prob is None:
         from vision.two_stage import DEFAULT_MIN_PROB
 
@@ -352,6 +355,12 @@ def main(argv: list[str] | None = None) -> int:
             # The cache keeps every name, to try thresholds on it; not with the felt, for the felt
             # learnt depends on which boxes are read as cards.
             names_at = 0.0 if args.cache and not args.felt else args.min_prob
+            if args.deck_memory and args.cache:
+                from stage_cache import StageCache
+
+                stages = StageCache(detector, classifier)
+                detector, classifier = stages.boxes_stage(), stages.classifier_stage()
+                names_at = args.min_prob
             detector = TwoStage(detector, classifier, box_conf=args.box_conf, min_prob=names_at)
             detector.reads_main = args.main
         print(f"detector: {detector!r}", file=sys.stderr)
@@ -383,7 +392,9 @@ def main(argv: list[str] | None = None) -> int:
 
             detector.background = TableBackground()  # (replay resets it for each video)
             detector.weak_prob = WEAK_PROB  # video, as `with_classifier(felt=True)` reads it
-        if args.cache and not args.oracle:
+        if stages is not None:
+            stages.open(path.with_suffix(".stages.npz"))
+        elif args.cache and not args.oracle:
             det = CachedDetector(det, path.with_suffix(".detections.json.gz"),
                                  keep=args.min_prob if args.two_stage else 0.0)
         t0 = time.perf_counter()
@@ -394,9 +405,13 @@ def main(argv: list[str] | None = None) -> int:
         items.append((truth, result))
         if isinstance(det, CachedDetector):
             det.save()
+        if stages is not None:
+            stages.save()
         saved = {**result, "wall_s": time.perf_counter() - t0}
         path.with_suffix(".replay.json").write_text(json.dumps(saved, default=str))
     print("\n".join(measure(items, frames, wall)))
+    if stages is not None:
+        print(f"stage cache: {stages.hits} reads from it, {stages.misses} read afresh")
     for design, memory in sorted(memories.items()):
         crops, known = int(memory.counts.sum()), int((memory.counts > 0).sum())
         print(f"deck memory of {design}: {memory.deals} deals learnt, {crops} crops, "
