@@ -257,6 +257,9 @@ class Gathering:
         self._name_early(out)
         went = max((tr.last_seen for tr in self.tracks if tr.state == "played"), default=self._now)
         seen = any(tr.state == "played" and tr.box is not None for tr in self.tracks)
+        last_came = max((tr.first_seen for tr in self.tracks if tr.state == "played"),
+                        default=self._now)
+        read = {seat for seat, _card in view.plays[start:start + 4]} - unread
         self._emit(out, "trick_gathered", {"t": round(self._now, 3)})
         self._glimpsed = {}
         self._felt_marks.swept()
@@ -268,6 +271,14 @@ class Gathering:
             elif tr.held and tr is not committing and tr.last_seen <= went and seen:
                 # held for a turn, but seen only while the trick lay there: it went with it (a
                 # box on part of a card of the trick), it is not the seat's next card
+                tr.state, tr.held = "ignored", False
+            elif tr.state == "candidate" and tr is not committing and tr.zone in read \
+                    and tr.first_seen < last_came:
+                # in front of a seat that played in this trick, there since before its last
+                # card came: it lay through the trick as nobody's play, so it is not that
+                # seat's next card either (seed 2165 deal 17: a patch of speckled felt beside
+                # E's AS, read 9S 0.5-0.6 in half the frames for 6.7 s, was recorded as E's
+                # next card as the trick went, and S's lead before it as unread)
                 tr.state, tr.held = "ignored", False
         if self.view.gathered >= 8:
             self._name_unread(out)

@@ -296,3 +296,34 @@ def test_a_card_held_for_its_turn_that_went_long_before_its_trick_is_not_the_nex
     events += ev
     assert plays(events) == list(cards.items())
     assert kinds(events).count("trick_gathered") == 1
+
+
+
+def test_a_box_that_lay_through_a_trick_beside_a_seat_that_played_is_not_its_next_card() -> None:
+    # Seed 2165 deal 17: a patch of the felt beside E's card, read 9S weakly in every other
+    # frame from when E played until the sweep, was recorded as E's next card, S's lead unread.
+    tr = started("W", {"taker": "N", "bid": 80, "trump": "S"})  # S leads, then E, N, W
+    ghost = det("9S", (560, 400), 0.55)
+    flicker = lambda t: [ghost] if round(t * 10) % 2 else []  # noqa: E731
+    events, t = one_by_one(tr, [("S", "AD")])
+    lying = {"S": "AD", "E": "7D"}
+    ev, t = run(tr, lambda t: [*lying_at(lying)(t), *flicker(t)], t0=t, seconds=0.6)
+    events += ev
+    for seat, card in (("N", "8D"), ("W", "9D")):
+        lying[seat] = card
+        ev, t = run(tr, lambda t: [*lying_at(lying)(t), *flicker(t)], t0=t,
+                    seconds=2.0 if seat == "W" else 0.6)
+        events += ev
+    trick = [("S", "AD"), ("E", "7D"), ("N", "8D"), ("W", "9D")]
+    assert tr._zone(ghost) == "E" and plays(events) == trick
+    ev, t = run(tr, flicker, t0=t, seconds=0.6)  # swept; the patch a moment longer
+    events += ev
+    ev, t = run(tr, lambda t: [], t0=t, seconds=2.0)
+    events += ev
+    assert kinds(events).count("trick_gathered") == 1
+    assert plays(events) == trick  # S won: nobody has led the next trick yet
+    # S leads; E's card, put down where the patch was, is E's next card.
+    events, t = one_by_one(tr, [("S", "KD")], t=t)
+    ev, t = run(tr, lambda t: [det("KD", "S"), det("AS", (560, 400))], t0=t, seconds=1.0)
+    events += ev
+    assert plays(events) == [("S", "KD"), ("E", "AS")]
