@@ -1,5 +1,5 @@
-"""Boxes that are no play: far smaller than a card, a second box on a card, a mark of the felt,
-what a sweep leaves behind."""
+"""Boxes that are no play: a second box on a card, a box on two cards, a mark of the felt, what a
+sweep leaves behind. (Boxes far smaller than a card: test_tracker_small_boxes.py.)"""
 
 from __future__ import annotations
 
@@ -151,54 +151,6 @@ def test_a_leaders_card_read_late_does_not_question_the_trick_before_if_it_lay_t
         assert with_fixes(events, 4) == [("N", "TC"), ("W", "7C")]
     else:  # N's card came after W's: W led, so W won the trick before (QD); N plays last
         assert kinds(events)[0] == "correction" and plays(events) == [("W", "7C")]
-
-
-def test_a_box_far_smaller_than_the_cards_played_is_not_a_play() -> None:
-    tr = started("E")  # N leads, then W, S, E
-    events, t = one_by_one(tr, [("N", "7H"), ("W", "8H"), ("S", "9H"), ("E", "AH")])
-    ev, t = run(tr, lambda t: [], t0=t, seconds=1.0)  # swept; E won and leads
-    assert len(plays(events)) == 4 and kinds(ev) == ["trick_gathered"]
-    # A patch of the table's pattern before E, half a card's size, reads AC: not E's lead...
-    x, y = SPOT["E"][0] + 65, SPOT["E"][1]
-    patch = Detection("AC", 0.6, (x - 14, y - 22, x + 14, y + 22), (("AS", 0.15),))
-    ev, t = run(tr, lambda t: [patch], t0=t, seconds=2.0)
-    assert plays(ev) == []
-    # ... while a whole card there is.
-    ev, _ = run(tr, lambda t: [patch, det("7C", "E")], t0=t, seconds=1.0)
-    assert plays(ev) == [("E", "7C")] and tr._zone(patch) == "E"
-
-
-@pytest.mark.parametrize("where", ["C", "S"])
-def test_a_box_far_smaller_than_the_first_cards_played_is_not_a_play_anywhere(where) -> None:
-    # Seed 2089 deal 19: the fingers of a hand paused over the middle of the table, boxed at
-    # 0.6 of a card and read AC for three frames, became S's play; every later play sat one
-    # place on. Two cards played already give the cards' size.
-    tr = started("E")  # N leads, then W, S, E
-    events, t = one_by_one(tr, [("N", "7H"), ("W", "8H")])
-    x, y = SPOT[where]
-    fingers = Detection("AC", 0.55, (x - 15, y - 14, x + 15, y + 14), (("AS", 0.11),))
-    ev, t = run(tr, lambda t: [*lying_at({"N": "7H", "W": "8H"})(t), fingers], t0=t, seconds=0.3)
-    events += ev
-    ev, t = run(tr, lying_at({"N": "7H", "W": "8H"}), t0=t, seconds=1.0)
-    events += ev
-    ev, _ = run(tr, lying_at({"N": "7H", "W": "8H", "S": "9H"}), t0=t, seconds=1.0)
-    assert plays(events + ev) == [("N", "7H"), ("W", "8H"), ("S", "9H")]
-
-
-def test_a_card_in_a_hand_boxed_at_under_three_quarters_of_a_card_is_not_a_play() -> None:
-    # Seed 2144 deal 16: a box in S's place at 0.69 of the cards played, read 7D 0.55-0.67 for
-    # four frames, 1.3 s before S put the QD down (a card held in a hand), became S's play.
-    tr = started("E")  # N leads, then W, S, E
-    events, t = one_by_one(tr, [("N", "7H"), ("W", "8H")])
-    x, y = SPOT["S"]
-    held = Detection("7D", 0.6, (x - 20, y - 31, x + 20, y + 31), (("9D", 0.1),))  # 0.7 of 88
-    lying = lying_at({"N": "7H", "W": "8H"})
-    ev, t = run(tr, lambda t: [*lying(t), held], t0=t, seconds=0.6)
-    events += ev
-    ev, t = run(tr, lying, t0=t, seconds=1.0)  # (the hand goes, and comes back with the QD)
-    events += ev
-    ev, _ = run(tr, lying_at({"N": "7H", "W": "8H", "S": "QD"}), t0=t, seconds=1.0)
-    assert plays(events + ev) == [("N", "7H"), ("W", "8H"), ("S", "QD")]
 
 
 def test_one_box_on_two_cards_among_the_first_plays_does_not_hide_the_next_ones() -> None:
