@@ -245,3 +245,24 @@ def test_a_card_it_has_not_learnt_is_not_pulled_to_the_likest_card_it_knows() ->
     np.testing.assert_array_equal(mixed[0], probs[0])
     assert LABELS[int(mixed[1, :NONE].argmax())] == "KH"
     assert mixed[1, LABELS.index("QH")] == pytest.approx(0.01, abs=1e-6)
+
+
+def test_a_crop_read_none_but_plainly_like_the_classifier_s_best_card_is_that_card() -> None:
+    """Cards of an unseen design read "none" for seconds (bellot's 8S, svgcards' 8C). A crop read
+    none 0.6 / KH 0.3 / JH 0.1 that looks plainly like the learnt king is the king; not when it
+    looks like the jack (the classifier's best is the king), nor when it is only somewhat like
+    the king (0.78: a box on a hand, the felt)."""
+    memory = DeckMemory()
+    deal(memory, [("N", "KH", "KH"), ("S", "JH", "JH")])
+    king = memory.sums[LABELS.index("KH")] / np.linalg.norm(memory.sums[LABELS.index("KH")])
+    basis, _ = np.linalg.qr(np.stack([look("KH"), look("JH"), king]).T)
+    aside = np.random.default_rng(3).normal(size=F)
+    aside -= basis @ (basis.T @ aside)  # at right angles to both cards' looks
+    somewhat = 0.78 * king + np.sqrt(1 - 0.78**2) * aside / np.linalg.norm(aside)
+    probs = np.stack([reading(kh=0.3, jh=0.1)] * 3)
+    mixed = memory.reread(probs, np.stack([look("KH", 0.3, 21), look("JH", 0.3, 22), somewhat]))
+    assert mixed[0, NONE] == 0 and LABELS[int(mixed[0, :NONE].argmax())] == "KH"
+    assert mixed[0, :NONE].sum() == pytest.approx(1, abs=1e-5)
+    assert mixed[1, NONE] == probs[1, NONE] and mixed[2, NONE] == probs[2, NONE]
+    kh = LABELS.index("KH")
+    assert mixed[2, kh] > probs[2, kh]  # (the memory still reads it: toward the king)
