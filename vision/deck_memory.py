@@ -58,9 +58,9 @@ CANDIDATE = 0.05  # a card the classifier reads this much is one the crop might 
 # A crop the classifier reads "none" is that card when it is LIFT_LIKENESS like a learnt card,
 # LIFT_MARGIN likelier than any other, and that card is the classifier's own best (cards of
 # unseen designs read "none" for seconds, bellot's 8S and svgcards' 8C, made three of nine late
-# plays traced in session 53). Measured
-# offline on 3,520 boxes read "none" (seeds 2164/2165, prototypes from the true labels): the 102
-# at 0.85 or more were true cards, each nearest its own; no box that was not a card reached 0.81.
+# plays traced in session 53). Measured offline on 3,520 boxes read "none" (seeds 2164/2165,
+# prototypes from the true labels): the 102 at 0.85 or more were true cards, each nearest its
+# own; no box that was not a card reached 0.81.
 LIFT_LIKENESS = 0.85
 LIFT_MARGIN = 0.05
 SAMPLE_GAP = 0.3  # seconds between two frames whose crops are kept for learning
