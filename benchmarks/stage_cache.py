@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from vision.crops import LABELS
 from vision.detections import Detection
 
 _DIGITS = 3  # box corners are keyed to this many decimals
@@ -72,7 +73,7 @@ class StageCache:
         if self.path is None or not self._changed:
             return
         keys = list(self.reads)
-        probs = np.stack([self.reads[k][0] for k in keys]) if keys else np.zeros((0, 33))
+        probs = np.stack([self.reads[k][0] for k in keys]) if keys else np.zeros((0, len(LABELS)))
         with_features = keys and self.reads[keys[0]][1] is not None
         feats = (np.stack([self.reads[k][1] for k in keys]) if with_features
                  else np.zeros((0, 0), np.float32))
