@@ -353,14 +353,14 @@ def main(argv: list[str] | None = None) -> int:
             classifier = CardClassifier(args.classifier or DEFAULT_CLASSIFIER,
                                         threads=args.threads, turns=args.turns)
             # The cache keeps every name, to try thresholds on it; not with the felt, for the felt
-            # learnt depends on which boxes are read as cards.
-            names_at = 0.0 if args.cache and not args.felt else args.min_prob
+            # learnt depends on which boxes are read as cards (nor with the memory: `stages`).
+            names_at = 0.0 if args.cache and not (args.felt or args.deck_memory) \
+                else args.min_prob
             if args.deck_memory and args.cache:
                 from stage_cache import StageCache
 
                 stages = StageCache(detector, classifier)
                 detector, classifier = stages.boxes_stage(), stages.classifier_stage()
-                names_at = args.min_prob
             detector = TwoStage(detector, classifier, box_conf=args.box_conf, min_prob=names_at)
             detector.reads_main = args.main
         print(f"detector: {detector!r}", file=sys.stderr)
