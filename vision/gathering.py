@@ -21,6 +21,7 @@ from vision.felt_marks import FeltMarks
 from vision.geometry import TRICK
 from vision.leads import leader_in_doubt, seats_in_turn
 from vision.seen_twice import beside_itself
+from vision.still_objects import StillObjects
 
 Event = dict[str, Any]
 _SEATS = ("N", "E", "S", "W")
@@ -46,6 +47,7 @@ class Gathering:
     settings: Any
     _glimpsed: dict[str, float]
     _felt_marks: FeltMarks
+    _objects: StillObjects
     _now: float
 
     if TYPE_CHECKING:  # provided by TableTracker and ReadingFixes
@@ -263,6 +265,7 @@ class Gathering:
         self._emit(out, "trick_gathered", {"t": round(self._now, 3)})
         self._glimpsed = {}
         self._felt_marks.swept()
+        self._objects.swept(last_came)
         for tr in self.tracks:
             if tr.state == "played":
                 tr.state = "gathered"

@@ -3,7 +3,9 @@ the turned card of a belote prise, or a card recorded before, moved while nobody
 the table tracker (`vision.tracker.TableTracker` mixes it in).
 
 The size of each card recorded is kept too: the camera is fixed, so a box far smaller than the
-cards played so far is no card put down (`_too_small`, asked by `vision.turn_order`).
+cards played so far is no card put down (`_too_small`); nor, unless read surely, is a box on an
+object that lay there read as no card (`vision.still_objects`): both wait (`_unproven`, asked by
+`vision.turn_order`).
 """
 
 from __future__ import annotations
@@ -155,6 +157,15 @@ class Recording:
         lay = tr.last_seen - tr.settled_since - self.settings.steady_s
         return not (tr.size >= SMALL_LEAST * size and lay >= SMALL_SURE_WAIT
                     and tr.read_surely(SMALL_SURE_CONF))
+
+    def _unproven(self, tr: CardTrack) -> bool:
+        """Whether `tr` may be no card put down: far too small (`_too_small`), or an object that
+        lay there read as no card before, not read surely yet (`vision.still_objects`)."""
+        return self._too_small(tr) or self._on_object(tr)
+
+    def _on_object(self, tr: CardTrack) -> bool:
+        """Whether `tr` was first seen on an object read as no card, and is not read surely."""
+        return tr.on_object and not tr.read_surely(SMALL_SURE_CONF)
 
     def _merge(self, new: CardTrack, old: CardTrack) -> None:
         old.box, old.last_seen, old.zone = new.box, new.last_seen, new.zone

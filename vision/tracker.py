@@ -37,6 +37,7 @@ from vision.gathering import Gathering
 from vision.geometry import OUTSIDE, TRICK, TableGeometry
 from vision.reading_fixes import ReadingFixes
 from vision.recording import Recording
+from vision.still_objects import StillObjects
 from vision.track_match import found_again, match_tracks
 from vision.turn_order import TurnOrder
 from vision.unread_naming import UnreadNaming
@@ -110,6 +111,7 @@ class TableTracker(Recording, Gathering, ReadingFixes, UnreadNaming, TurnOrder):
         self._glimpsed: dict[str, float] = {}  # zone: first candidate there since the last sweep
         self._felt_marks = FeltMarks()  # weak boxes of the felt itself, not glimpses
         self._streaks = WeakStreaks()  # boxes read weakly but alike frame after frame
+        self._objects = StillObjects()  # boxes lying still, read as no card (a score pad)
         self._sizes: deque[float] = deque(maxlen=32)  # long sides of the last cards played
         self._card_size: float | None = None  # their median (`_too_small`)
         # (trick, seat): {card: summed probability} of boxes read too weakly to name there
@@ -196,6 +198,9 @@ class TableTracker(Recording, Gathering, ReadingFixes, UnreadNaming, TurnOrder):
             new = [self._since_streak(tr, streaks) for tr in new]
         for tr in new:
             found_again(tr, self._lost, self.settings.match)
+            if tr.box is not None:  # (by the frames before this one)
+                tr.on_object = self._objects.under(tr.box, tr.first_seen)
+        self._objects.note(t, [(d.box, d.card == UNNAMED) for d, z in zoned if z != OUTSIDE])
         self.tracks += new
         kept = []
         for tr in self.tracks:
@@ -217,7 +222,8 @@ class TableTracker(Recording, Gathering, ReadingFixes, UnreadNaming, TurnOrder):
                     tr.read_weakly(t, weak, played)
         self._drop_echoes(t)
         for tr in self.tracks:
-            if tr.state == "candidate" and tr.last_seen == t and len(tr.times) >= 2:
+            if tr.state == "candidate" and tr.last_seen == t and len(tr.times) >= 2 \
+                    and not self._on_object(tr):
                 self._glimpsed.setdefault(tr.zone, tr.first_seen)
         out: list[Event] = []
         self._maybe_start(t, bool(seen), out)

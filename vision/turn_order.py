@@ -34,7 +34,13 @@ class TurnOrder:
     _glimpsed: dict[str, float]
 
     if TYPE_CHECKING:  # provided by TableTracker
+        def _unproven(self, tr: CardTrack) -> bool:
+            ...
+
         def _too_small(self, tr: CardTrack) -> bool:
+            ...
+
+        def _on_object(self, tr: CardTrack) -> bool:
             ...
 
         def _provisional(self) -> dict[int, str]:
@@ -44,13 +50,14 @@ class TurnOrder:
         """Hold a steady card a little while its name is in doubt, or while a card that landed
         before it (or belongs to the player whose turn it is) is not confirmed yet: plays must be
         recorded in the order they were made."""
-        s = self.settings
+        s, view = self.settings, self.view
         if self._too_small(tr):
             return True  # (until it shows whole, if it is a card a hand half covers)
+        if self._on_object(tr) and (tr.zone, None) not in view.trick_plays:
+            return True  # (until read surely; its seat's unread play it may fill: a card lay there)
         if moved_away(tr, self.tracks, t, s):
             return True  # (forgotten once out of sight forget_s: it lies elsewhere now)
         waited = t - tr.settled_since - s.steady_s
-        view = self.view
         turn = view.turn
         placed = len(view.trick_plays)
         unsure = self._unsure_seats() if placed >= 4 else set()  # (only a full trick asks)
@@ -81,7 +88,7 @@ class TurnOrder:
             here = min(tr.first_seen, self._glimpsed.get(tr.zone, tr.first_seen))
             out_of_turn = leaders is not None and (tr.zone not in leaders or any(
                 o.state == "candidate" and o.zone in _SEATS and o.zone != tr.zone
-                and o.first_seen < here and len(o.times) >= 2 and not self._too_small(o)
+                and o.first_seen < here and len(o.times) >= 2 and not self._unproven(o)
                 and (o.held or t - o.last_seen <= s.forget_s) for o in self.tracks) or any(
                 zone in leaders and zone != tr.zone and seen < here
                 for zone, seen in self._glimpsed.items()))
@@ -104,7 +111,7 @@ class TurnOrder:
                 return True
         for o in self.tracks:
             if o is tr or o.state != "candidate" or o.held or t - o.last_seen > s.forget_s \
-                    or self._too_small(o):
+                    or self._unproven(o):
                 continue  # (a card held for its turn waits for this one, not the reverse)
             if o.zone == tr.zone and o.echo_of(tr):
                 continue  # two boxes on one card (its box jumping between two fits): no other
