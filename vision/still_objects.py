@@ -1,16 +1,17 @@
 """Objects lying still on the felt that the classifier reads as no card: a score pad, a glass.
 
 A card comes to the felt in a hand, for the trick being played. A box that lay in one place from
-before the last trick's last card came (or from the first frame), read as no card or too weakly to
-name (`UNNAMED`) for STILL_S or more, and then, without moving, as a card, is an object misread: a
-score pad near S's corner, boxed 71 px against 46 for the cards, read AC 0.46 too weakly to name
-from the deal's first frame for 1.3 s, then AC 0.51 in three frames of six, was recorded as S's
-card before W's lead and lost a whole deal (seed 2169 deal 12). Such a box counts as a card only
-once read surely (`Recording._unproven`); a face-down card turned over in place reads surely.
+before that trick began, read as no card or too weakly to name (`UNNAMED`) for STILL_S or more,
+and then, without moving, as a card, is an object misread: a score pad near S's corner, boxed 71 px
+against 46 for the cards, read AC 0.46 too weakly to name from the deal's first frame for 1.3 s,
+then AC 0.51 in three frames of six, was recorded as S's card before W's lead and lost a whole
+deal (seed 2169 deal 12). Such a box counts as a card only once read surely
+(`Recording._unproven`); a face-down card turned over in place reads surely.
 
     objects = StillObjects()
-    objects.note(t, [(d.box, d.card == UNNAMED and not d.alternatives) for d in detections])
-    objects.under(box, since)  # whether `box` lay there, read as no card, well before `since`
+    objects.note(t, [(d.box, d.card == UNNAMED) for d in detections])  # each frame
+    objects.swept(last_came)  # a trick gathered: its last card was first seen at `last_came`
+    objects.under(box, since, began)  # lay there, read as no card, before `since` and `began`?
 """
 
 from __future__ import annotations
@@ -25,11 +26,12 @@ Box = tuple[float, float, float, float]
 SAME_PLACE = 0.85
 # Read as no card this long before its first reading as a card: an object lying there.
 STILL_S = 1.0
-# A place out of sight this long is forgotten (a hand may have moved what lay there); an object
+# A place out of sight this long is forgotten (a hand may have moved what lay there; the box model
+# found seed 2171 deal 2's score pad in 8 frames of 26, 1.1 s apart at most); an object
 # (read as no card STILL_S or more before any reading as a card) only after OBJECT_KEEP_S: hands
 # pass over it (seed 2169 deal 12: the score pad, covered a while, was seen again at a sweep,
 # read AC, and taken for S's lead).
-GAP_S = 0.5
+GAP_S = 1.5
 OBJECT_KEEP_S = 120.0
 
 
@@ -50,13 +52,10 @@ class StillObjects:
 
     def __init__(self) -> None:
         self._places: list[_Place] = []
-        self._first: float | None = None  # the first frame noted
-        self._last_came = float("-inf")  # when the last trick gathered got its last card
+        self._last_came = float("inf")  # when the last trick gathered got its last card
 
     def note(self, t: float, boxes: Sequence[tuple[Box, bool]]) -> None:
         """This frame's boxes, each with whether it was read as no card."""
-        if self._first is None:
-            self._first = t
         self._places = [p for p in self._places
                         if t - p.last <= (OBJECT_KEEP_S if p.is_object() else GAP_S)]
         for box, unnamed in boxes:
@@ -72,14 +71,13 @@ class StillObjects:
         """A trick was gathered; its last card was first seen at `last_came`."""
         self._last_came = last_came
 
-    def under(self, box: Box, since: float) -> bool:
+    def under(self, box: Box, since: float, began: float | None) -> bool:
         """Whether `box` lies where an object read as no card lay still from STILL_S before
-        `since` (a track's first sighting) on, and from before the last trick's last card came
-        (or from the first frame): a card put down for the trick being played and read weakly a
-        while under the hand is not one (seed 2166 deal 11: E's KC, boxed 1.2 s before it was first
-        named, would have been recorded unread and named JC)."""
-        if self._first is None:
-            return False
-        began = max(self._first, self._last_came)
-        return any(iou(p.box, box) >= SAME_PLACE and p.since <= min(since - STILL_S, began)
-                   and p.is_object() for p in self._places)
+        `since` (a track's first sighting) on, and from before the trick on the table began
+        (`began`: its first card's first sighting; None for no card yet: the last trick's last
+        card's, or, before any trick, always). A card put down for that trick and read weakly a
+        while under the hand is none (seed 2166 deal 11: E's KC, boxed 1.2 s before it was
+        first named, would have been recorded unread and named JC)."""
+        bound = min(since - STILL_S, self._last_came if began is None else began)
+        return any(iou(p.box, box) >= SAME_PLACE and p.since <= bound and p.is_object()
+                   for p in self._places)

@@ -196,10 +196,11 @@ class TableTracker(Recording, Gathering, ReadingFixes, UnreadNaming, TurnOrder):
         new = match_tracks(self.tracks, seen, t, s, full)
         if streaks:
             new = [self._since_streak(tr, streaks) for tr in new]
+        began = min((o.first_seen for o in self.tracks if o.state == "played"), default=None)
         for tr in new:
             found_again(tr, self._lost, self.settings.match)
             if tr.box is not None:  # (by the frames before this one)
-                tr.on_object = self._objects.under(tr.box, tr.first_seen)
+                tr.on_object = self._objects.under(tr.box, tr.first_seen, began)
         self._objects.note(t, [(d.box, d.card == UNNAMED) for d, z in zoned if z != OUTSIDE])
         self.tracks += new
         kept = []

@@ -23,19 +23,19 @@ def test_a_box_read_as_no_card_a_while_then_as_a_card_in_place_is_an_object() ->
     _seen(objects, 0.0, STILL_S + 0.3)
     _seen(objects, STILL_S + 0.3, STILL_S + 0.5, unnamed=False)
     nudged = (PAD[0] + 2, PAD[1] - 1, PAD[2] + 1, PAD[3])
-    assert objects.under(nudged, STILL_S + 0.3)
+    assert objects.under(nudged, STILL_S + 0.3, None)
     moved = (PAD[0] + 30, PAD[1], PAD[2] + 30, PAD[3])  # (moved: something else)
-    assert not objects.under(moved, STILL_S + 0.3)
+    assert not objects.under(moved, STILL_S + 0.3, None)
 
 
 def test_a_box_read_as_a_card_early_or_lately_come_is_no_object() -> None:
     objects = StillObjects()
     _seen(objects, 0.0, STILL_S / 2)
     _seen(objects, STILL_S / 2, STILL_S * 2, unnamed=False)  # (a card, read so from early on)
-    assert not objects.under(PAD, STILL_S * 2)
+    assert not objects.under(PAD, STILL_S * 2, None)
     fresh = StillObjects()
     _seen(fresh, 0.0, STILL_S / 2)
-    assert not fresh.under(PAD, STILL_S / 2)  # (there too short a while)
+    assert not fresh.under(PAD, STILL_S / 2, None)  # (there too short a while)
 
 
 def test_a_card_come_for_the_trick_being_played_is_no_object_however_long_read_weakly() -> None:
@@ -49,8 +49,9 @@ def test_a_card_come_for_the_trick_being_played_is_no_object_however_long_read_w
         objects.note(t, [(PAD, True), (card, True)])  # a card come after, under the hand
     named = 5.1 + STILL_S + 0.3
     objects.note(named, [(PAD, False), (card, False)])
-    assert objects.under(PAD, named)
-    assert not objects.under(card, named)
+    assert objects.under(PAD, named, None)
+    assert not objects.under(card, named, None)
+    assert not objects.under(PAD, named, 4.8)  # (come after the trick on the table began)
 
 
 def test_an_object_is_remembered_under_passing_hands_a_place_soon_forgotten() -> None:
@@ -60,10 +61,10 @@ def test_an_object_is_remembered_under_passing_hands_a_place_soon_forgotten() ->
     objects.note(STILL_S + 0.2, [(card, False)])  # (a card glimpsed once)
     later = STILL_S + 0.2 + GAP_S + 0.2
     objects.note(later, [])  # covered a while: the place of the card goes, the object stays
-    assert objects.under(PAD, later)
-    assert not objects.under(card, later + STILL_S)
+    assert objects.under(PAD, later, None)
+    assert not objects.under(card, later + STILL_S, None)
     objects.note(later + OBJECT_KEEP_S + 1, [])
-    assert not objects.under(PAD, later + OBJECT_KEEP_S + 1)
+    assert not objects.under(PAD, later + OBJECT_KEEP_S + 1, None)
 
 
 def test_an_object_read_weakly_as_a_card_at_times_is_no_play_before_the_lead() -> None:
@@ -86,6 +87,29 @@ def test_an_object_read_weakly_as_a_card_at_times_is_no_play_before_the_lead() -
     ev, _ = run(tr, lambda t: [named, *lying_at({"N": "9D", "W": "TD", "S": "AD"})(t)], t0=t,
                 seconds=1.0)
     assert plays(events + ev) == [("N", "9D"), ("W", "TD"), ("S", "AD")]
+
+
+def test_an_object_boxed_now_and_then_read_weakly_is_no_play_of_the_trick() -> None:
+    # Seed 2171 deal 2: a score pad in S's corner, boxed in 8 frames of 26 (1.1 s apart at most)
+    # and read TC 0.30-0.40 too weakly to name, then TC 0.5 or so for a few frames after W's
+    # lead, was recorded as S's card; S's 7C, read 0.9 and more, then waited unrecorded.
+    tr = started("S")  # W leads, then S, E, N
+    x, y = SPOT["S"][0] - 150, SPOT["S"][1] + 110
+    box = (x - 30, y - 33, x + 30, y + 33)
+    weak = Detection(UNNAMED, 0.0, box, (("TC", 0.34), ("7C", 0.15)))
+    named = Detection("TC", 0.55, box, (("7C", 0.2),))
+    boxed = (1.1, 1.2, 1.4, 2.5, 2.8, 3.0, 3.5, 3.6)
+    events, t = run(tr, lambda t: [weak] if round(t, 1) in boxed else [], seconds=1.8)
+    ev, t = run(tr, lambda t: [*lying_at({"W": "AC"})(t), *([weak] if round(t, 1) in boxed
+                                                            else [])], t0=t, seconds=1.9)
+    events += ev
+    ev, t = run(tr, lambda t: [named, *lying_at({"W": "AC"})(t)], t0=t, seconds=0.4)
+    events += ev
+    ev, t = run(tr, lying_at({"W": "AC"}), t0=t, seconds=1.5)
+    events += ev
+    ev, _ = run(tr, lying_at({"W": "AC", "S": "7C"}), t0=t, seconds=1.0)
+    assert tr._zone(named) == "S"
+    assert plays(events + ev) == [("W", "AC"), ("S", "7C")]
 
 
 def test_a_face_down_card_turned_over_in_place_and_read_surely_is_a_play() -> None:
