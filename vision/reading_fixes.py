@@ -195,14 +195,20 @@ class ReadingFixes:
                                                "uncertain": False})
 
     def _recheck_sure(self, tr: CardTrack, t: float, out: list[Event]) -> None:
-        """A card recorded surely whose own votes, RECHECK_S after it came to rest, favour
-        another card not played (RECHECK_SHARE of them) is renamed, in doubt."""
+        """A card recorded without waiting for its name whose own votes, RECHECK_S after it
+        came to rest, favour another card not played (RECHECK_SHARE of them) is renamed, in
+        doubt. With its name in doubt, the votes of the second boxes on it count too, as they
+        do when the trick is gathered (`_weigh_echoes`; seed 2171 deal 4: W's TC, read 8C 0.58
+        under the hand for three frames and recorded so in doubt, then TC 0.95 in a second box
+        every frame, was renamed only at the sweep, 8.5 s after it settled)."""
         if tr.rechecked or tr.state != "played" or tr.hinted or tr.zone not in _SEATS \
                 or t - tr.settled_since < RECHECK_S:
             return
         tr.rechecked = True
-        # (as its name was chosen, were it an unread play's)
-        self._rename_by_votes(tr, self._with_hints(tr), out)
+        if tr.name_doubted and tr.echoes:
+            self._rename_by_votes(tr, with_echoes(tr), out)
+        else:  # (as its name was chosen, were it an unread play's)
+            self._rename_by_votes(tr, self._with_hints(tr), out)
 
     def _weigh_echoes(self, out: list[Event]) -> None:
         """The trick on the table is being gathered: each of its plays whose votes, with those

@@ -16,6 +16,7 @@ from tracker_script import (
     started,
 )
 
+from vision.reading_fixes import RECHECK_S
 from vision.seen_twice import BESIDE_SHARE
 
 
@@ -203,6 +204,34 @@ def test_a_card_read_as_another_in_a_second_box_is_renamed_when_its_trick_is_gat
     # is gathered: S won it.
     assert fixes == [{"play": 2, "card": "9C", "before": "8C", "uncertain": True}]
     assert tr.view.plays[2] == ("S", "9C") and tr.view.leaders() == {"S"}
+
+
+def test_a_card_recorded_in_doubt_read_as_another_in_a_second_box_is_renamed_soon() -> None:
+    # Seed 2171 deal 4: W's TC, read 8C 0.58 under the hand for three frames, recorded so in
+    # doubt, then read TC 0.95 every frame in a second box on it, set aside as an echo, was
+    # renamed only when the trick was gathered, 8.5 s later. Its name in doubt, the second
+    # box's votes count when it is judged again, RECHECK_S after it came to rest.
+    tr = started("E", {"taker": "N", "bid": 80, "trump": "C"})  # N leads, then W, S, E
+    first = [("N", "7C"), ("W", "KC")]
+    events, t = one_by_one(tr, first)
+    x, y = SPOT["S"]
+    under = det("8C", "S", 0.55, [("9C", 0.2)])
+    second = det("9C", (x + 4, y + 6), 0.95, [("8C", 0.02)])
+    lying = lying_at(dict(first))
+    ev, t = run(tr, lambda t: [*lying(t), under], t0=t, seconds=0.5)
+    events += ev
+    ev, t = run(tr, lambda t: [*lying(t), under, second], t0=t, seconds=0.1)
+    events += ev
+    ev, t = run(tr, lambda t: [*lying(t), second], t0=t, seconds=2.0)
+    events += ev
+    assert plays(events) == [*first, ("S", "8C")]
+    recorded = next(e for e in events if e["type"] == "card_played" and e["data"]["seat"] == "S")
+    assert recorded["data"]["uncertain"]
+    fixes = [e for e in events if e["type"] == "correction"]
+    assert [fixed(e) for e in fixes] == [{"play": 2, "card": "9C", "before": "8C",
+                                          "uncertain": True}]
+    assert fixes[0]["data"]["t"] - recorded["data"]["seen"] == pytest.approx(RECHECK_S, abs=0.15)
+    assert tr.view.plays[2] == ("S", "9C")
 
 
 def test_a_card_seen_twice_keeps_the_reading_by_which_the_next_trick_was_led() -> None:
