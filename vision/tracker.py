@@ -196,7 +196,10 @@ class TableTracker(Recording, Gathering, ReadingFixes, UnreadNaming, TurnOrder):
         new = match_tracks(self.tracks, seen, t, s, full)
         if streaks:
             new = [self._since_streak(tr, streaks) for tr in new]
-        began = min((o.first_seen for o in self.tracks if o.state == "played"), default=None)
+        # (when the trick on the table began: its first card's first sighting; asked for new
+        # tracks only)
+        began = min((o.first_seen for o in self.tracks if o.state == "played"),
+                    default=None) if new else None
         for tr in new:
             found_again(tr, self._lost, self.settings.match)
             if tr.box is not None:  # (by the frames before this one)

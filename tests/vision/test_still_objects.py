@@ -9,6 +9,7 @@ from vision.detections import UNNAMED, Detection
 from vision.still_objects import GAP_S, OBJECT_KEEP_S, STILL_S, StillObjects
 
 PAD = (161.0, 374.0, 232.0, 442.0)  # seed 2169 deal 12: a score pad by S's corner
+CORNER = (SPOT["S"][0] - 150, SPOT["S"][1] + 110)  # (in S's zone on the tests' felt)
 
 
 def _seen(objects: StillObjects, t0: float, t1: float, box=PAD, unnamed=True) -> None:
@@ -72,7 +73,7 @@ def test_an_object_read_weakly_as_a_card_at_times_is_no_play_before_the_lead() -
     # 0.46 too weakly to name for 1.3 s, then AC 0.51 in three frames of six, was recorded as S's
     # card in doubt before W's lead; W's lead went unread and the deal was lost.
     tr = started("E")  # N leads, then W, S, E
-    x, y = SPOT["S"][0] - 150, SPOT["S"][1] + 110
+    x, y = CORNER
     box = (x - 65, y - 65, x + 65, y + 65)
     weak = Detection(UNNAMED, 0.0, box, (("AC", 0.46), ("AS", 0.05)))
     named = Detection("AC", 0.51, box, (("AS", 0.06),))
@@ -94,7 +95,7 @@ def test_an_object_boxed_now_and_then_read_weakly_is_no_play_of_the_trick() -> N
     # and read TC 0.30-0.40 too weakly to name, then TC 0.5 or so for a few frames after W's
     # lead, was recorded as S's card; S's 7C, read 0.9 and more, then waited unrecorded.
     tr = started("S")  # W leads, then S, E, N
-    x, y = SPOT["S"][0] - 150, SPOT["S"][1] + 110
+    x, y = CORNER
     box = (x - 30, y - 33, x + 30, y + 33)
     weak = Detection(UNNAMED, 0.0, box, (("TC", 0.34), ("7C", 0.15)))
     named = Detection("TC", 0.55, box, (("7C", 0.2),))

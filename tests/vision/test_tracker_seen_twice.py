@@ -16,6 +16,7 @@ from tracker_script import (
     started,
 )
 
+from vision.detections import Detection
 from vision.reading_fixes import RECHECK_S
 from vision.seen_twice import BESIDE_SHARE
 
@@ -170,23 +171,29 @@ def test_a_card_recorded_surely_is_renamed_when_its_own_votes_come_to_say_anothe
     assert tr.view.plays == [("N", "9C")]
 
 
+def _second_box_on_s_card(under: Detection, second: Detection):
+    """N's 7C and W's KC played (clubs trump), then S's card read `under` under the hand
+    (0.5 s), then both boxes one frame: (tracker, first plays, their script, events, time)."""
+    tr = started("E", {"taker": "N", "bid": 80, "trump": "C"})  # N leads, then W, S, E
+    first = [("N", "7C"), ("W", "KC")]
+    events, t = one_by_one(tr, first)
+    lying = lying_at(dict(first))
+    ev, t = run(tr, lambda t: [*lying(t), under], t0=t, seconds=0.5)
+    events += ev
+    ev, t = run(tr, lambda t: [*lying(t), under, second], t0=t, seconds=0.1)
+    return tr, first, lying, events + ev, t
+
+
 @pytest.mark.parametrize(("read", "renamed"), [(2.0, True), (0.3, False)])
 def test_a_card_read_as_another_in_a_second_box_is_renamed_when_its_trick_is_gathered(
         read: float, renamed: bool) -> None:
     # Seed 2053 deal 13: under the hand, S's 9C read 8C in one box (4 frames); a second box
     # on it, a little aside, then read 9C for good, set aside as an echo, and the first box
     # went unread. Read 8C, W's KC won the trick and W seemed to lead the next.
-    tr = started("E", {"taker": "N", "bid": 80, "trump": "C"})  # N leads, then W, S, E
-    first = [("N", "7C"), ("W", "KC")]
-    events, t = one_by_one(tr, first)
     x, y = SPOT["S"]
-    under = det("8C", "S", 0.75, [("7C", 0.1)])
     second = det("9C", (x + 4, y + 6), 0.66, [("8C", 0.05)])
-    lying = lying_at(dict(first))
-    ev, t = run(tr, lambda t: [*lying(t), under], t0=t, seconds=0.5)
-    events += ev
-    ev, t = run(tr, lambda t: [*lying(t), under, second], t0=t, seconds=0.1)
-    events += ev
+    tr, first, lying, events, t = _second_box_on_s_card(det("8C", "S", 0.75, [("7C", 0.1)]),
+                                                         second)
     ev, t = run(tr, lambda t: [*lying(t), second], t0=t, seconds=read)
     events += ev
     ev, t = run(tr, lying, t0=t, seconds=2.0 - read)  # (a shadow over it: neither box read)
@@ -211,17 +218,10 @@ def test_a_card_recorded_in_doubt_read_as_another_in_a_second_box_is_renamed_soo
     # doubt, then read TC 0.95 every frame in a second box on it, set aside as an echo, was
     # renamed only when the trick was gathered, 8.5 s later. Its name in doubt, the second
     # box's votes count when it is judged again, RECHECK_S after it came to rest.
-    tr = started("E", {"taker": "N", "bid": 80, "trump": "C"})  # N leads, then W, S, E
-    first = [("N", "7C"), ("W", "KC")]
-    events, t = one_by_one(tr, first)
     x, y = SPOT["S"]
-    under = det("8C", "S", 0.55, [("9C", 0.2)])
     second = det("9C", (x + 4, y + 6), 0.95, [("8C", 0.02)])
-    lying = lying_at(dict(first))
-    ev, t = run(tr, lambda t: [*lying(t), under], t0=t, seconds=0.5)
-    events += ev
-    ev, t = run(tr, lambda t: [*lying(t), under, second], t0=t, seconds=0.1)
-    events += ev
+    tr, first, lying, events, t = _second_box_on_s_card(det("8C", "S", 0.55, [("9C", 0.2)]),
+                                                         second)
     ev, t = run(tr, lambda t: [*lying(t), second], t0=t, seconds=2.0)
     events += ev
     assert plays(events) == [*first, ("S", "8C")]

@@ -298,7 +298,6 @@ def test_a_card_held_for_its_turn_that_went_long_before_its_trick_is_not_the_nex
     assert kinds(events).count("trick_gathered") == 1
 
 
-
 def test_a_box_that_lay_through_a_trick_beside_a_seat_that_played_is_not_its_next_card() -> None:
     # Seed 2165 deal 17: a patch of the felt beside E's card, read 9S weakly in every other
     # frame from when E played until the sweep, was recorded as E's next card, S's lead unread.
