@@ -91,8 +91,9 @@ class CardTrack:
     weak_times: deque[float] = field(default_factory=lambda: deque(maxlen=256))
     # Where it lay before its last move: (anchor, since when, left when) (`see`).
     rest_before: tuple[tuple[float, float], float, float] | None = None
-    # First seen where an object read as no card lay still a while (`vision.still_objects`):
-    # a card only once read surely.
+    # First seen where an object read as no card lay still a while (`vision.still_objects`), or
+    # out of the leader's place at the deal's first frame (`TableTracker._before_deal`): a card
+    # only once read surely.
     on_object: bool = False
 
     @property

@@ -10,6 +10,7 @@ deal (seed 2169 deal 12). Such a box counts as a card only once read surely
 
     objects = StillObjects()
     objects.note(t, [(d.box, d.card == UNNAMED) for d in detections])  # each frame
+    objects.lay_before(t, box)  # there before the deal's first play: an object
     objects.swept(last_came)  # a trick gathered: its last card was first seen at `last_came`
     objects.under(box, since, began)  # lay there, read as no card, before `since` and `began`?
 """
@@ -41,10 +42,13 @@ class _Place:
     since: float  # first seen
     last: float  # last seen, read as anything
     named: float | None = None  # first read as a card
+    before_deal: bool = False  # there when the deal's first frame was seen (`lay_before`)
 
     def is_object(self) -> bool:
-        """Whether it lay there read as no card STILL_S before any reading as a card."""
-        return (self.last if self.named is None else self.named) - self.since >= STILL_S
+        """Whether it lay there read as no card STILL_S before any reading as a card, or lay
+        there before the deal."""
+        return self.before_deal \
+            or (self.last if self.named is None else self.named) - self.since >= STILL_S
 
 
 class StillObjects:
@@ -67,6 +71,17 @@ class StillObjects:
             if not unnamed and place.named is None:
                 place.named = t
 
+    def lay_before(self, t: float, box: Box) -> None:
+        """`box`, seen at `t`, lay on the felt before the deal's first play, where no card of
+        it can lie (`TableTracker._before_deal`): an object, whatever it is read as. (Seed 2174
+        deal 16: the score pad read AC from the first frame, boxed afresh after the first
+        trick's sweep, was recorded as N's card of the second trick.)"""
+        place = next((p for p in self._places if iou(p.box, box) >= SAME_PLACE), None)
+        if place is None:
+            place = _Place(tuple(box), t, t)  # type: ignore[arg-type]
+            self._places.append(place)
+        place.before_deal = True
+
     def swept(self, last_came: float) -> None:
         """A trick was gathered; its last card was first seen at `last_came`."""
         self._last_came = last_came
@@ -75,9 +90,11 @@ class StillObjects:
         """Whether `box` lies where an object read as no card lay still from STILL_S before
         `since` (a track's first sighting) on, and from before the trick on the table began
         (`began`: its first card's first sighting; None for no card yet: the last trick's last
-        card's, or, before any trick, always). A card put down for that trick and read weakly a
-        while under the hand is none (seed 2166 deal 11: E's KC, boxed 1.2 s before it was
-        first named, would have been recorded unread and named JC)."""
+        card's, or, before any trick, always), or where something lay before the deal
+        (`lay_before`). A card put down for that trick and read weakly a while under the hand
+        is none (seed 2166 deal 11: E's KC, boxed 1.2 s before it was first named, would have
+        been recorded unread and named JC)."""
         bound = min(since - STILL_S, self._last_came if began is None else began)
-        return any(iou(p.box, box) >= SAME_PLACE and p.since <= bound and p.is_object()
+        return any(iou(p.box, box) >= SAME_PLACE
+                   and (p.before_deal or (p.since <= bound and p.is_object()))
                    for p in self._places)

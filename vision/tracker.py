@@ -112,6 +112,7 @@ class TableTracker(Recording, Gathering, ReadingFixes, UnreadNaming, TurnOrder):
         self._felt_marks = FeltMarks()  # weak boxes of the felt itself, not glimpses
         self._streaks = WeakStreaks()  # boxes read weakly but alike frame after frame
         self._objects = StillObjects()  # boxes lying still, read as no card (a score pad)
+        self._deal_seen: float | None = None  # the deal's first frame (`_before_deal`)
         self._sizes: deque[float] = deque(maxlen=32)  # long sides of the last cards played
         self._card_size: float | None = None  # their median (`_too_small`)
         # (trick, seat): {card: summed probability} of boxes read too weakly to name there
@@ -127,6 +128,7 @@ class TableTracker(Recording, Gathering, ReadingFixes, UnreadNaming, TurnOrder):
         """Resume from stored events: the plays of the trick on the table are expected back."""
         self.view = DealView(self.view.default_rules)
         self._early, self._early_fit = {}, {}
+        self._deal_seen = None
         for e in events:
             e = e.to_json() if hasattr(e, "to_json") else e
             self.view.apply(e)
@@ -180,6 +182,8 @@ class TableTracker(Recording, Gathering, ReadingFixes, UnreadNaming, TurnOrder):
     def update(self, frame_time: float, detections: Sequence[Detection]) -> list[Event]:
         """Take one frame's detections; return the events it completes (usually none)."""
         t, s = frame_time, self.settings
+        if self._deal_seen is None:
+            self._deal_seen = t
         played = self.view.played  # (a set built on each call: once a frame)
         followed = [tr.box for tr in self.tracks if tr.state == "candidate" and tr.box is not None]
         detections = weak_sightings(detections, played, followed)
@@ -202,7 +206,12 @@ class TableTracker(Recording, Gathering, ReadingFixes, UnreadNaming, TurnOrder):
                     default=None) if new else None
         for tr in new:
             found_again(tr, self._lost, self.settings.match)
-            if tr.box is not None:  # (by the frames before this one)
+            if tr.box is None:
+                continue
+            if self._before_deal(tr, t):
+                self._objects.lay_before(t, tr.box)
+                tr.on_object = True
+            else:  # (by the frames before this one)
                 tr.on_object = self._objects.under(tr.box, tr.first_seen, began)
         self._objects.note(t, [(d.box, d.card == UNNAMED) for d, z in zoned if z != OUTSIDE])
         self.tracks += new
@@ -363,6 +372,18 @@ class TableTracker(Recording, Gathering, ReadingFixes, UnreadNaming, TurnOrder):
         self.tracks = [tr for tr in self.tracks if tr.state == "candidate"]
         self._hints, self._early, self._early_fit = {}, {}, {}
         self._felt_marks.forget()
+        self._deal_seen = None
+
+    def _before_deal(self, tr: CardTrack, t: float) -> bool:
+        """Whether `tr` lay on the felt when the deal's first frame was seen, nothing played yet,
+        away from the place of the seat that leads: there before anyone played, it is no play
+        until read surely (`Recording._on_object`). Seed 2174 deal 16: a white score pad in N's
+        place, read AC 0.52-0.62 from the first frame, was recorded as N's card 0.5 s in, E's
+        lead unread, and the deal lost 29 of its 32 plays."""
+        if t != self._deal_seen or self.view.plays or not self.view.open:
+            return False
+        leaders = self.view.leaders()
+        return leaders is not None and tr.zone not in leaders
 
     # --- for tests and the health page ---------------------------------------------------------
 

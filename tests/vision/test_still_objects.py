@@ -3,7 +3,7 @@ only once read surely."""
 
 from __future__ import annotations
 
-from tracker_script import SPOT, det, lying_at, plays, run, started
+from tracker_script import SPOT, det, lying_at, plays, run, started, tracker
 
 from vision.detections import UNNAMED, Detection
 from vision.still_objects import GAP_S, OBJECT_KEEP_S, STILL_S, StillObjects
@@ -68,6 +68,17 @@ def test_an_object_is_remembered_under_passing_hands_a_place_soon_forgotten() ->
     assert not objects.under(PAD, later + OBJECT_KEEP_S + 1, None)
 
 
+def test_what_lay_there_before_the_deal_is_an_object_at_once_whatever_it_is_read_as() -> None:
+    objects = StillObjects()
+    objects.lay_before(0.0, PAD)
+    _seen(objects, 0.0, 0.3, unnamed=False)  # (read as a card from the first frame)
+    assert objects.under(PAD, 0.0, None)
+    objects.note(0.3 + GAP_S + 1.0, [])  # (under a hand a while: remembered)
+    assert objects.under(PAD, 5.0, 4.0)  # (boxed afresh, whenever the trick began)
+    assert not objects.under((PAD[0] + 30, PAD[1], PAD[2] + 30, PAD[3]), 5.0, None)
+    assert not StillObjects().under(PAD, 0.0, None)
+
+
 def test_an_object_read_weakly_as_a_card_at_times_is_no_play_before_the_lead() -> None:
     # Seed 2169 deal 12: a score pad near S's corner (71 px against 46 for the cards), read AC
     # 0.46 too weakly to name for 1.3 s, then AC 0.51 in three frames of six, was recorded as S's
@@ -119,3 +130,36 @@ def test_a_face_down_card_turned_over_in_place_and_read_surely_is_a_play() -> No
     events, t = run(tr, lambda t: [back], seconds=STILL_S + 0.5)
     ev, _ = run(tr, lying_at({"N": "7C"}), t0=t, seconds=1.0)
     assert plays(events + ev) == [("N", "7C")]
+
+
+def test_something_lying_out_of_the_leaders_place_from_the_deals_first_frame_is_no_play() -> None:
+    # Seed 2174 deal 16: a white score pad in N's place, read AC 0.52-0.62 from the first frame,
+    # was recorded as N's card 0.5 s in, E's lead unread; 29 of the deal's 32 plays were lost.
+    # Kept as the first trick's plays, it was boxed afresh after the sweep and recorded as N's
+    # card of the second trick.
+    tr = tracker()
+    dealer = tr.view.before(tr.view.before("S"))  # (S plays second)
+    tr.observe({"type": "deal_started", "data": {"dealer": dealer}, "actor": "referee"})
+    (leader,) = tr.view.leaders()
+    third = tr.view.after("S")
+    fourth = tr.view.after(third)
+    assert tr.view.after(leader) == "S"
+    x, y = CORNER
+    pad = Detection("AC", 0.58, (x - 30, y - 33, x + 30, y + 33), (("AS", 0.17),))
+    assert tr._zone(pad) == "S"
+    events, t = run(tr, lambda t: [pad], seconds=1.8)
+    trick: dict[str, str] = {}
+    for seat, card in ((leader, "8S"), ("S", "QS"), (third, "TS"), (fourth, "9S")):
+        trick[seat] = card
+        ev, t = run(tr, lambda t: [pad, *lying_at(trick)(t)], t0=t, seconds=1.4)
+        events += ev
+    ev, t = run(tr, lambda t: [], t0=t, seconds=1.5)  # (swept, a hand over the pad)
+    events += ev
+    ev, t = run(tr, lambda t: [pad], t0=t, seconds=2.0)
+    events += ev
+    ev, t = run(tr, lambda t: [pad, *lying_at({third: "TH"})(t)], t0=t, seconds=1.4)
+    events += ev
+    ev, _ = run(tr, lambda t: [pad, *lying_at({third: "TH", fourth: "AH"})(t)], t0=t,
+                seconds=1.4)
+    assert plays(events + ev) == [(leader, "8S"), ("S", "QS"), (third, "TS"), (fourth, "9S"),
+                                  (third, "TH"), (fourth, "AH")]
