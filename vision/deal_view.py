@@ -209,6 +209,13 @@ class DealView:
         return first
 
     @property
+    def turned_due(self) -> bool:
+        """Whether the next card shown is a belote prise's turned card: the auction is not
+        over, nothing is played, nothing turned yet. It lies wherever the dealer put it."""
+        return self.prise and not self.plays and self.turned_card is None \
+            and self.contract is None
+
+    @property
     def played(self) -> set[str]:
         return {card for _seat, card in self.plays if card is not None}
 

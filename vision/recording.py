@@ -76,7 +76,7 @@ class Recording:
             self._start_deal(out)
         # Belote prise: the first card shown before the contract is the turned card, wherever
         # it lies (the auction is not over, so nobody has played yet).
-        if view.prise and not view.plays and view.turned_card is None and view.contract is None:
+        if view.turned_due:
             tr.state, tr.card = "turned", top
             self._emit(out, "turned_card", {"card": top})
             return

@@ -83,8 +83,8 @@ class TurnOrder:
             leaders = view.leaders(next_trick=True, doubted=self._doubted_in_trick())
             if leaders is not None and tr.zone not in leaders:
                 return True
-        if placed == 0:
-            leaders = view.leaders()
+        if placed == 0:  # (a belote prise's turned card is nobody's play: it lies anywhere)
+            leaders = None if view.turned_due else view.leaders()
             here = min(tr.first_seen, self._glimpsed.get(tr.zone, tr.first_seen))
             out_of_turn = leaders is not None and (tr.zone not in leaders or any(
                 o.state == "candidate" and o.zone in _SEATS and o.zone != tr.zone

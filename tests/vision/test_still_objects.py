@@ -3,7 +3,7 @@ only once read surely."""
 
 from __future__ import annotations
 
-from tracker_script import SPOT, det, lying_at, plays, run, started, tracker
+from tracker_script import SPOT, dealt_by_referee, det, lying_at, plays, run, started, tracker
 
 from vision.detections import UNNAMED, Detection
 from vision.still_objects import GAP_S, OBJECT_KEEP_S, STILL_S, StillObjects
@@ -163,3 +163,30 @@ def test_something_lying_out_of_the_leaders_place_from_the_deals_first_frame_is_
                 seconds=1.4)
     assert plays(events + ev) == [(leader, "8S"), ("S", "QS"), (third, "TS"), (fourth, "9S"),
                                   (third, "TH"), (fourth, "AH")]
+
+
+def test_a_box_read_as_no_card_at_the_deals_first_frame_out_of_the_leaders_place_is_no_play(
+) -> None:
+    # Seed 2175 deal 8: a box in E's place, read as no card at the first frame, then KS 0.55-0.66
+    # in one frame of four from 0.9 s on (under the still objects' 1 s), was recorded as E's card
+    # 3 s before E played; W's KS went unread and was named JC at the deal's end.
+    tr = dealt_by_referee("E")
+    (leader,) = tr.view.leaders()
+    second = tr.view.after(leader)
+    x, y = CORNER
+    box = (x - 20, y - 20, x + 20, y + 19)
+    blank = Detection(UNNAMED, 0.0, box, (("KS", 0.36), ("KH", 0.19)))
+    named = Detection("KS", 0.62, box, (("KH", 0.17),))
+    assert tr._zone(named) == "S" and "S" not in (leader, second)
+
+    def pad(t: float) -> list[Detection]:
+        return [named if t >= 0.85 and round(t * 10) % 4 == 1 else blank]
+
+    events, t = run(tr, pad, seconds=2.0)
+    order = [leader, second, "S"]
+    cards = dict(zip(order, ("9D", "TD", "QC"), strict=True))
+    for k in range(1, 4):
+        ev, t = run(tr, lambda t, k=k: [*pad(t), *lying_at({s: cards[s] for s in order[:k]})(t)],
+                    t0=t, seconds=1.4)
+        events += ev
+    assert plays(events) == [(seat, cards[seat]) for seat in order]

@@ -191,10 +191,12 @@ def test_the_engine_gives_the_turn_after_the_first_trick() -> None:
 
 
 @pytest.mark.parametrize("where", ["C", "S"])
-def test_turned_card_of_the_belote_prise_is_not_a_play(where: str) -> None:
+@pytest.mark.parametrize("actor", [None, "referee"])
+def test_turned_card_of_the_belote_prise_is_not_a_play(where: str, actor: str | None) -> None:
     tr = tracker("belote-501")
-    tr.observe({"type": "deal_started", "data": {"dealer": "S"}})
-    events, t = run(tr, lambda t: [det("JS", where)], seconds=0.8)
+    tr.observe({"type": "deal_started", "data": {"dealer": "S"}, "actor": actor})
+    # (there from the first frame, read under the bar of what lay there before the deal)
+    events, t = run(tr, lambda t: [det("JS", where, 0.7)], seconds=0.8)
     assert kinds(events) == ["turned_card"] and events[0]["data"] == {"card": "JS"}
     ev, t = run(tr, lambda t: [], t0=t, seconds=1.0)  # the taker picks it up
     tr.observe({"type": "contract", "data": {"taker": "E", "bid": 80, "trump": "S"}})
