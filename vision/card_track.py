@@ -92,8 +92,8 @@ class CardTrack:
     # Where it lay before its last move: (anchor, since when, left when) (`see`).
     rest_before: tuple[tuple[float, float], float, float] | None = None
     # First seen where an object read as no card lay still a while (`vision.still_objects`), or
-    # out of the leader's place at the deal's first frame (`TableTracker._before_deal`): a card
-    # only once read surely.
+    # where a box lay in front of a seat other than the leader's at the deal's first frame
+    # (`vision.still_objects.before_deal`): a card only once read surely.
     on_object: bool = False
 
     @property

@@ -6,7 +6,9 @@ and then, without moving, as a card, is an object misread: a score pad near S's 
 against 46 for the cards, read AC 0.46 too weakly to name from the deal's first frame for 1.3 s,
 then AC 0.51 in three frames of six, was recorded as S's card before W's lead and lost a whole
 deal (seed 2169 deal 12). Such a box counts as a card only once read surely
-(`Recording._unproven`); a face-down card turned over in place reads surely.
+(`Recording._unproven`); a face-down card turned over in place reads surely. So does a box in
+front of a seat other than the leader's at the deal's first frame (`before_deal`): it lay there
+before anyone played.
 
     objects = StillObjects()
     objects.note(t, [(d.box, d.card == UNNAMED) for d in detections])  # each frame
@@ -19,10 +21,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from vision.detections import iou
+from vision.detections import Detection, iou
+
+if TYPE_CHECKING:
+    from vision.deal_view import DealView
 
 Box = tuple[float, float, float, float]
+SEATS = ("N", "E", "S", "W")
 # One object, not moved: boxes overlapping this much (the score pad's boxes: 0.95 or more).
 SAME_PLACE = 0.85
 # Read as no card this long before its first reading as a card: an object lying there.
@@ -73,7 +80,7 @@ class StillObjects:
 
     def lay_before(self, t: float, box: Box) -> None:
         """`box`, seen at `t`, lay on the felt before the deal's first play, where no card of
-        it can lie (`TableTracker._before_deal`): an object, whatever it is read as. (Seed 2174
+        it can lie (`before_deal`): an object, whatever it is read as. (Seed 2174
         deal 16: the score pad read AC from the first frame, boxed afresh after the first
         trick's sweep, was recorded as N's card of the second trick.)"""
         place = next((p for p in self._places if iou(p.box, box) >= SAME_PLACE), None)
@@ -98,3 +105,20 @@ class StillObjects:
         return any(iou(p.box, box) >= SAME_PLACE
                    and (p.before_deal or (p.since <= bound and p.is_object()))
                    for p in self._places)
+
+
+def before_deal(view: DealView, zoned: Sequence[tuple[Detection, str]]) -> list[Box]:
+    """The boxes of a deal's first frame (`zoned`: each with its zone), read as a card or not,
+    that lie in front of a seat other than the one that leads, nothing played yet: there before
+    anyone played, they are objects (`StillObjects.lay_before`), cards only once read surely.
+    Seed 2174 deal 16: a white score pad in N's place, read AC 0.52-0.62 from the first frame,
+    was recorded as N's card 0.5 s in, E's lead unread, and the deal lost 29 of its 32 plays;
+    seed 2175 deal 8: a box in E's place read as no card, then KS 0.55-0.66 in one frame of
+    four from 0.9 s on, was recorded as E's card 3 s before E played. (Not in the middle, nor
+    while a belote prise's turned card may come: it lies anywhere.)"""
+    if view.plays or not view.open or view.turned_due:
+        return []
+    leaders = view.leaders()
+    if leaders is None:
+        return []
+    return [d.box for d, zone in zoned if zone in SEATS and zone not in leaders]

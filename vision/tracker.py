@@ -37,7 +37,7 @@ from vision.gathering import Gathering
 from vision.geometry import OUTSIDE, TRICK, TableGeometry
 from vision.reading_fixes import ReadingFixes
 from vision.recording import Recording
-from vision.still_objects import Box, StillObjects
+from vision.still_objects import StillObjects, before_deal
 from vision.track_match import found_again, match_tracks
 from vision.turn_order import TurnOrder
 from vision.unread_naming import UnreadNaming
@@ -112,7 +112,7 @@ class TableTracker(Recording, Gathering, ReadingFixes, UnreadNaming, TurnOrder):
         self._felt_marks = FeltMarks()  # weak boxes of the felt itself, not glimpses
         self._streaks = WeakStreaks()  # boxes read weakly but alike frame after frame
         self._objects = StillObjects()  # boxes lying still, read as no card (a score pad)
-        self._deal_seen: float | None = None  # the deal's first frame (`_before_deal`)
+        self._deal_seen: float | None = None  # the deal's first frame (`before_deal`)
         self._sizes: deque[float] = deque(maxlen=32)  # long sides of the last cards played
         self._card_size: float | None = None  # their median (`_too_small`)
         # (trick, seat): {card: summed probability} of boxes read too weakly to name there
@@ -205,7 +205,7 @@ class TableTracker(Recording, Gathering, ReadingFixes, UnreadNaming, TurnOrder):
         began = min((o.first_seen for o in self.tracks if o.state == "played"),
                     default=None) if new else None
         if t == self._deal_seen:
-            for box in self._before_deal(zoned):
+            for box in before_deal(self.view, zoned):
                 self._objects.lay_before(t, box)
         for tr in new:
             found_again(tr, self._lost, self.settings.match)
@@ -371,23 +371,6 @@ class TableTracker(Recording, Gathering, ReadingFixes, UnreadNaming, TurnOrder):
         self._hints, self._early, self._early_fit = {}, {}, {}
         self._felt_marks.forget()
         self._deal_seen = None
-
-    def _before_deal(self, zoned: Sequence[tuple[Detection, str]]) -> list[Box]:
-        """The boxes of the deal's first frame, read as a card or not, that lie in front of a
-        seat other than the one that leads, nothing played yet: there before anyone played,
-        they are objects (`StillObjects.lay_before`), cards only once read surely. Seed 2174
-        deal 16: a white score pad in N's place, read AC 0.52-0.62 from the first frame, was
-        recorded as N's card 0.5 s in, E's lead unread, and the deal lost 29 of its 32 plays;
-        seed 2175 deal 8: a box in E's place read as no card, then KS 0.55-0.66 in one frame
-        of four from 0.9 s on, was recorded as E's card 3 s before E played. (Not while a
-        belote prise's turned card may come: it lies anywhere.)"""
-        view = self.view
-        if view.plays or not view.open or view.turned_due:
-            return []
-        leaders = view.leaders()
-        if leaders is None:
-            return []
-        return [d.box for d, zone in zoned if zone in _SEATS and zone not in leaders]
 
     # --- for tests and the health page ---------------------------------------------------------
 
