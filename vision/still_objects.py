@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from vision.deal_view import DealView
 
 Box = tuple[float, float, float, float]
-SEATS = ("N", "E", "S", "W")
+_SEATS = ("N", "E", "S", "W")
 # One object, not moved: boxes overlapping this much (the score pad's boxes: 0.95 or more).
 SAME_PLACE = 0.85
 # Read as no card this long before its first reading as a card: an object lying there.
@@ -70,10 +70,7 @@ class StillObjects:
         self._places = [p for p in self._places
                         if t - p.last <= (OBJECT_KEEP_S if p.is_object() else GAP_S)]
         for box, unnamed in boxes:
-            place = next((p for p in self._places if iou(p.box, box) >= SAME_PLACE), None)
-            if place is None:
-                place = _Place(tuple(box), t, t)  # type: ignore[arg-type]
-                self._places.append(place)
+            place = self._place(t, box)
             place.last = t
             if not unnamed and place.named is None:
                 place.named = t
@@ -83,11 +80,15 @@ class StillObjects:
         it can lie (`before_deal`): an object, whatever it is read as. (Seed 2174
         deal 16: the score pad read AC from the first frame, boxed afresh after the first
         trick's sweep, was recorded as N's card of the second trick.)"""
+        self._place(t, box).before_deal = True
+
+    def _place(self, t: float, box: Box) -> _Place:
+        """The place where `box` lies, a new one (first seen at `t`) if none."""
         place = next((p for p in self._places if iou(p.box, box) >= SAME_PLACE), None)
         if place is None:
             place = _Place(tuple(box), t, t)  # type: ignore[arg-type]
             self._places.append(place)
-        place.before_deal = True
+        return place
 
     def swept(self, last_came: float) -> None:
         """A trick was gathered; its last card was first seen at `last_came`."""
@@ -121,4 +122,4 @@ def before_deal(view: DealView, zoned: Sequence[tuple[Detection, str]]) -> list[
     leaders = view.leaders()
     if leaders is None:
         return []
-    return [d.box for d, zone in zoned if zone in SEATS and zone not in leaders]
+    return [d.box for d, zone in zoned if zone in _SEATS and zone not in leaders]
