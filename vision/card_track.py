@@ -17,8 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from vision.detections import UNNAMED, Detection, inside, iou
-
-_SEATS = ("N", "E", "S", "W")
+from vision.geometry import SEATS
 
 # A candidate whose box covers this much of a played card's (IoU), both seen, is that card; so is
 # one lying mostly inside it (ECHO_INSIDE of its box) that reads that card too (a box on the part
@@ -150,7 +149,7 @@ class CardTrack:
 
     def in_other_seat(self, zone: str) -> bool:
         """Whether `zone` is another seat's place than the one where it lies."""
-        return self.zone != zone and self.zone in _SEATS and zone in _SEATS
+        return self.zone != zone and self.zone in SEATS and zone in SEATS
 
     def misnamed_if_at(self, zone: str) -> bool:
         """Whether its name read plainly before another seat's place means this card was

@@ -18,13 +18,12 @@ from typing import TYPE_CHECKING, Any
 from vision.card_track import CardTrack, alternatives
 from vision.deal_view import DealView
 from vision.felt_marks import FeltMarks
-from vision.geometry import TRICK
+from vision.geometry import SEATS, TRICK
 from vision.leads import leader_in_doubt, seats_in_turn
 from vision.seen_twice import beside_itself
 from vision.still_objects import StillObjects
 
 Event = dict[str, Any]
-_SEATS = ("N", "E", "S", "W")
 # The last seat's card held this long (beyond steady_s) closes the trick: the missing cards had
 # their chance to be read.
 LAST_WAIT = 1.0
@@ -144,7 +143,7 @@ class Gathering:
         view = self.view
         trick = view.trick_plays
         for tr in held:
-            tr.held = tr.held and tr.zone in _SEATS  # one may have slid to the middle since
+            tr.held = tr.held and tr.zone in SEATS  # one may have slid to the middle since
         held = [tr for tr in held if tr.held]
         for tr in held:  # before the order is chosen: a correction may change who leads
             self._recall_early(tr, out)
@@ -189,7 +188,7 @@ class Gathering:
         while the trick lies there, fills its play (`_fill_unread`)."""
         view, s = self.view, self.settings
         held = [tr for tr in self.tracks if tr.held and tr.state == "candidate"
-                and tr.zone in _SEATS and t - tr.settled_since >= s.steady_s + GAP_WAIT]
+                and tr.zone in SEATS and t - tr.settled_since >= s.steady_s + GAP_WAIT]
         if not held or not view.open or view.complete:
             return
         if any(len(tr.times) < GAP_SEEN for tr in held):
@@ -200,7 +199,7 @@ class Gathering:
             leader = trick[0][0]
         else:
             leaders = view.leaders()
-            missing = set(_SEATS) - seats
+            missing = set(SEATS) - seats
             if leaders is not None and len(leaders) == 1:
                 leader = next(iter(leaders))
             elif len(missing) == 1 and (leaders is None or missing <= leaders):

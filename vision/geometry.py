@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+SEATS = ("N", "E", "S", "W")  # the zones in front of the players
 SEATS_FROM_BOTTOM = ("S", "E", "N", "W")  # bottom, right, top, left when S sits at the bottom
 TRICK = "trick"
 OUTSIDE = "outside"

@@ -24,11 +24,11 @@ from vision.card_track import DOUBTED_SHARE, CardTrack, by_share, track_of, with
 from vision.deal_view import DealView
 from vision.detections import UNNAMED, Detection, iou
 from vision.felt_marks import Box, FeltMarks
+from vision.geometry import SEATS
 from vision.leads import FAINT_SHARE, in_turn_from, seats_in_turn, trick_won_by
 from vision.seen_twice import card_seen_twice, recorded_twice, seen_again
 
 Event = dict[str, Any]
-_SEATS = ("N", "E", "S", "W")
 
 # A card recorded surely is judged again once, RECHECK_S after it came to rest: read while a hand
 # still lay on it, it may have been taken for another card, which its own votes since then say
@@ -98,7 +98,7 @@ class ReadingFixes:
         leaders = view.leaders() if view.gathered and not view.trick_plays else None
         if leaders is None:
             return
-        lying = [o for o in self.tracks if o.state == "candidate" and o.held and o.zone in _SEATS
+        lying = [o for o in self.tracks if o.state == "candidate" and o.held and o.zone in SEATS
                  and not seen_again(view, self.tracks, o, self.settings.sure_conf)]
         if not lying:
             return
@@ -188,7 +188,7 @@ class ReadingFixes:
             if card is not None and card != tr.card:
                 self._emit(out, "correction", {"play": index, "card": card, "before": tr.card})
                 tr.card = card
-            elif card == tr.card and tr.zone in _SEATS and tr.best()[0] == card \
+            elif card == tr.card and tr.zone in SEATS and tr.best()[0] == card \
                     and tr.read_surely(s.sure_conf):
                 # (its own best reading, clear and sure, where its seat put it down)
                 self._emit(out, "correction", {"play": index, "card": card, "before": card,
@@ -201,7 +201,7 @@ class ReadingFixes:
         do when the trick is gathered (`_weigh_echoes`; seed 2171 deal 4: W's TC, read 8C 0.58
         under the hand for three frames and recorded so in doubt, then TC 0.95 in a second box
         every frame, was renamed only at the sweep, 8.5 s after it settled)."""
-        if tr.rechecked or tr.state != "played" or tr.hinted or tr.zone not in _SEATS \
+        if tr.rechecked or tr.state != "played" or tr.hinted or tr.zone not in SEATS \
                 or t - tr.settled_since < RECHECK_S:
             return
         tr.rechecked = True
@@ -215,7 +215,7 @@ class ReadingFixes:
         of the second boxes on it (`with_echoes`), favour another card not played
         (RECHECK_SHARE of them) is renamed, in doubt."""
         for tr in [o for o in self.tracks if o.state == "played" and o.echoes
-                   and not o.hinted and o.zone in _SEATS]:
+                   and not o.hinted and o.zone in SEATS]:
             self._rename_by_votes(tr, with_echoes(tr), out)
 
     def _rename_by_votes(self, tr: CardTrack, readings: list[tuple[str, float]],
@@ -236,7 +236,7 @@ class ReadingFixes:
         putting it down."""
         readings = tr.readings()
         hints = self._hints.get((self.view.gathered, tr.zone))
-        if not hints or tr.zone not in _SEATS:
+        if not hints or tr.zone not in SEATS:
             return readings
         if tr.read_surely(self.settings.sure_conf) or sum(hints.values()) <= sum(tr.votes.values()):
             return readings
@@ -253,7 +253,7 @@ class ReadingFixes:
         trick = self.view.trick_plays
         cards: list[Box] | None = None  # (the trick's, once)
         for d, zone in zoned:  # (each detection with its zone)
-            if zone not in _SEATS:
+            if zone not in SEATS:
                 continue
             if d.card == UNNAMED and d.alternatives:
                 if len(trick) >= 4:  # the whole trick lies there
@@ -280,5 +280,5 @@ class ReadingFixes:
             return False
         if track.state == "gathered":
             return bool(self._now - track.last_seen >= self.settings.gather_s)  # (settings: Any)
-        return track.zone != zone and track.zone in _SEATS \
+        return track.zone != zone and track.zone in SEATS \
             and (track.box is None or iou(track.box, d.box) < 0.1)

@@ -18,11 +18,10 @@ from typing import TYPE_CHECKING, Any
 
 from vision.card_track import DOUBTED_SHARE, CardTrack, alternatives, dist
 from vision.deal_view import DealView
-from vision.geometry import TableGeometry
+from vision.geometry import SEATS, TableGeometry
 from vision.seen_twice import beside_itself
 
 Event = dict[str, Any]
-_SEATS = ("N", "E", "S", "W")
 # A box before a seat under this share of the median size of the cards played is not a card.
 # (0.7 until session 40: seed 2144 deal 16, a card in a hand over S's place, boxed at 0.69 of
 # the cards and read 7D 0.55-0.67 for 0.4 s before S put the QD down, was S's play; 0.75 read
@@ -179,7 +178,7 @@ class Recording:
 
     def _seat(self, tr: CardTrack) -> tuple[str, bool]:
         """Where the card landed says who played it; in the middle, the engine's turn does."""
-        if tr.zone in _SEATS:
+        if tr.zone in SEATS:
             return tr.zone, True
         turn = self.view.turn
         if turn is not None:

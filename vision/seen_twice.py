@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 from vision.card_track import CardTrack, track_of
 from vision.deal_view import DealView, ruled_out
+from vision.geometry import SEATS
 from vision.leads import next_lead_fits
 
 # A gathered play's votes favour a card recorded elsewhere by this share at least, before the
@@ -27,7 +28,6 @@ SETTLED_SHARE = 0.6
 # A box read mostly as a card recorded in another seat's place, lying there at the same time, is
 # another card when its next reading not played has this share of its votes (`beside_itself`).
 BESIDE_SHARE = 0.1
-_SEATS = ("N", "E", "S", "W")
 
 Fix = tuple[int, str, CardTrack]  # play index, its right card, its track
 
@@ -77,7 +77,7 @@ def beside_itself(view: DealView, tracks: Sequence[CardTrack],
     readings = tr.readings()
     top = readings[0][0]
     old = next((o for o in tracks if o.state == "played" and o.card == top), None)
-    if old is None or old.zone == tr.zone or tr.zone not in _SEATS or old.zone not in _SEATS \
+    if old is None or old.zone == tr.zone or tr.zone not in SEATS or old.zone not in SEATS \
             or old.present < tr.first_seen:
         return readings
     left = view.unplayed(readings[1:])

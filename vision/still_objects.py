@@ -24,12 +24,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from vision.detections import Detection, iou
+from vision.geometry import SEATS
 
 if TYPE_CHECKING:
     from vision.deal_view import DealView
 
 Box = tuple[float, float, float, float]
-_SEATS = ("N", "E", "S", "W")
 # One object, not moved: boxes overlapping this much (the score pad's boxes: 0.95 or more).
 SAME_PLACE = 0.85
 # Read as no card this long before its first reading as a card: an object lying there.
@@ -122,4 +122,4 @@ def before_deal(view: DealView, zoned: Sequence[tuple[Detection, str]]) -> list[
     leaders = view.leaders()
     if leaders is None:
         return []
-    return [d.box for d, zone in zoned if zone in _SEATS and zone not in leaders]
+    return [d.box for d, zone in zoned if zone in SEATS and zone not in leaders]

@@ -34,7 +34,7 @@ from vision.deal_view import DealView
 from vision.detections import UNNAMED, Detection, iou
 from vision.felt_marks import FeltMarks
 from vision.gathering import Gathering
-from vision.geometry import OUTSIDE, TRICK, TableGeometry
+from vision.geometry import OUTSIDE, SEATS, TRICK, TableGeometry
 from vision.reading_fixes import ReadingFixes
 from vision.recording import Recording
 from vision.still_objects import StillObjects, before_deal
@@ -44,7 +44,6 @@ from vision.unread_naming import UnreadNaming
 from vision.weak_streaks import WeakStreaks
 
 Event = dict[str, Any]
-_SEATS = ("N", "E", "S", "W")
 # Boxes read too weakly to name count towards a card's steadiness once it has been named this
 # many times (`_steady`). From its first naming, cards were recorded under the name of a frame
 # or two read under the hand: seed 2105 deal 5, N's 9H recorded 8H and renamed 76 s later;
@@ -226,7 +225,7 @@ class TableTracker(Recording, Gathering, ReadingFixes, UnreadNaming, TurnOrder):
             for tr in self.tracks:  # says it lies there still
                 if tr.state == "played":
                     tr.lies_under(t, detections, s.forget_s)
-        weak = [d for d, z in zoned if d.card == UNNAMED and z in _SEATS]
+        weak = [d for d, z in zoned if d.card == UNNAMED and z in SEATS]
         if weak:
             for tr in self.tracks:
                 if tr.state == "candidate":
@@ -264,7 +263,7 @@ class TableTracker(Recording, Gathering, ReadingFixes, UnreadNaming, TurnOrder):
     def _may_streak(self, d: Detection) -> bool:
         """Whether a box read too weakly to name may show a card put down (`WeakStreaks`): in
         front of a seat, on no mark of the felt, on no card recorded."""
-        return self._zone(d) in _SEATS and not self._felt_marks.covers(d.box) and not any(
+        return self._zone(d) in SEATS and not self._felt_marks.covers(d.box) and not any(
             tr.state == "played" and tr.box is not None and iou(tr.box, d.box) >= ECHO_IOU
             for tr in self.tracks)
 

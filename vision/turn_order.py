@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from vision.card_track import DOUBTED_SHARE, LATELY, CardTrack, track_of
 from vision.deal_view import DealView
+from vision.geometry import SEATS
 
-_SEATS = ("N", "E", "S", "W")
 # A name with this share of the votes the cards not played have, LEFT_LEAST of all of them, and
 # its last LEFT_SEEN sightings is read clearly enough to record (`clear_among_unplayed`): 0.6,
 # as a card's own clear share. On seeds 2100-2108 one sighting let a card landing under a hand be
@@ -72,7 +72,7 @@ class TurnOrder:
         # referee gave the dealer (otherwise the dealer is the tracker's guess). A card that
         # landed after another one still lying in a seat's place is not the lead either, nor
         # one after a box read too weakly to name in another possible leader's (`_glimpsed`).
-        if placed >= 4 and tr.zone in _SEATS and waited < s.turn_wait \
+        if placed >= 4 and tr.zone in SEATS and waited < s.turn_wait \
                 and tr.zone not in unsure:
             # Put down while the complete trick still lies there, it leads the next trick. A
             # seat that cannot have won it does not lead (a box on a card being swept, a card
@@ -87,7 +87,7 @@ class TurnOrder:
             leaders = None if view.turned_due else view.leaders()
             here = min(tr.first_seen, self._glimpsed.get(tr.zone, tr.first_seen))
             out_of_turn = leaders is not None and (tr.zone not in leaders or any(
-                o.state == "candidate" and o.zone in _SEATS and o.zone != tr.zone
+                o.state == "candidate" and o.zone in SEATS and o.zone != tr.zone
                 and o.first_seen < here and len(o.times) >= 2 and not self._unproven(o)
                 and (o.held or t - o.last_seen <= s.forget_s) for o in self.tracks) or any(
                 zone in leaders and zone != tr.zone and seen < here
@@ -95,7 +95,7 @@ class TurnOrder:
         else:  # (a card in front of a seat whose play here is unread fills it: `_fill_unread`)
             out_of_turn = placed < 4 and turn is not None and tr.zone != turn \
                 and (tr.zone, None) not in view.trick_plays
-        if out_of_turn and tr.zone in _SEATS and waited < s.turn_wait:
+        if out_of_turn and tr.zone in SEATS and waited < s.turn_wait:
             tr.held = True  # more likely the player whose turn it is was not seen
             return True
         tr.held = False
