@@ -3,6 +3,10 @@ settled, in folders written by `benchmarks/simulated_deals.py` (each `deal_NNN.j
 record, beside `deal_NNN.replay.json`, what the pipeline saw).
 
     .venv/bin/python benchmarks/late_plays.py /tmp/sims/setA /tmp/sims/setB [--list]
+    .venv/bin/python benchmarks/late_plays.py /tmp/sims/s2180 --versus /tmp/sims/h2180
+
+`--versus` compares two reads of the same deals (one seed filmed at two sizes, or read by two
+versions of the code): each play late in either, with its latency in both.
 
 A play's latency runs to when the record last changed its card (an unread or misread play: when
 it was named right). Causes, in this order: deduced at the deal's end (never read plainly);
@@ -30,7 +34,14 @@ SURE_CONF = 0.6
 def late_plays(folder: Path) -> tuple[int, list[tuple[str, str, int, float]]]:
     """The right plays of `folder`: how many, and (cause, deal, play, latency) for each one
     recorded late."""
-    found, right = [], 0
+    every = play_latencies(folder)
+    return len(every), [row for row in every if row[3] > LATE]
+
+
+def play_latencies(folder: Path) -> list[tuple[str, str, int, float]]:
+    """(cause, deal, play, latency) for each right play of `folder`; the cause is "" for one
+    recorded within LATE."""
+    found = []
     for truth_path in sorted(folder.glob("deal_[0-9][0-9][0-9].json")):
         result_path = truth_path.with_suffix(".replay.json")
         if not result_path.exists():
@@ -45,9 +56,9 @@ def late_plays(folder: Path) -> tuple[int, list[tuple[str, str, int, float]]]:
         for i, (true_play, play) in enumerate(zip(truth["plays"], plays, strict=False)):
             if [play["seat"], play["card"]] != list(true_play):
                 continue
-            right += 1
             latency = named.get(i, float(play["t"])) - settled[i]
             if latency <= LATE:
+                found.append(("", truth_path.stem, i, latency))
                 continue
             before = plays[i - 1] if i % 4 else None
             chained = before is not None and abs(float(before["t"]) - float(play["t"])) < 0.05 \
@@ -67,18 +78,45 @@ def late_plays(folder: Path) -> tuple[int, list[tuple[str, str, int, float]]]:
             else:
                 cause = "other wait (name share, turn)"
             found.append((cause, truth_path.stem, i, latency))
-    return right, found
+    return found
+
+
+def versus(a: Path, b: Path) -> None:
+    """Each play right in both reads and late in either: its latency in each, and why."""
+    first = {(deal, play): (cause, latency) for cause, deal, play, latency in play_latencies(a)}
+    second = {(deal, play): (cause, latency) for cause, deal, play, latency in play_latencies(b)}
+    both = sorted(first.keys() & second.keys())
+    late = [key for key in both if max(first[key][1], second[key][1]) > LATE]
+    print(f"plays right in both: {len(both)} (only in {a.name}: {len(first.keys() - second.keys())}"
+          f", only in {b.name}: {len(second.keys() - first.keys())})")
+    for deal, play in late:
+        (cause_a, late_a), (cause_b, late_b) = first[deal, play], second[deal, play]
+        print(f"{deal} play {play:2d}: {late_a:6.2f} s {cause_a or 'in time':45s} "
+              f"{late_b:6.2f} s {cause_b or 'in time'}")
+    for name, side in ((a.name, first), (b.name, second)):
+        values = sorted(side[key][1] for key in both)
+        if values:
+            print(f"{name}: over {LATE} s {sum(v > LATE for v in values)}/{len(values)}, median "
+                  f"{values[len(values) // 2]:.2f} s, worst {values[-1]:.2f} s")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("folders", nargs="+", type=Path, help="simulated_deals.py output folders")
     parser.add_argument("--list", action="store_true", help="print each late play too")
+    parser.add_argument("--versus", type=Path, metavar="FOLDER",
+                        help="the same deals read another way: compare play by play")
     args = parser.parse_args()
-    rows, right = [], 0
-    for folder in args.folders:
+    for folder in [*args.folders, *([args.versus] if args.versus else [])]:
         if not folder.is_dir():
             parser.error(f"{folder}: not a folder")
+    if args.versus:
+        if len(args.folders) != 1:
+            parser.error("--versus compares one folder with another")
+        versus(args.folders[0], args.versus)
+        return
+    rows, right = [], 0
+    for folder in args.folders:
         folder_right, late = late_plays(folder)
         right += folder_right
         rows += [(folder.name, *row) for row in late]
