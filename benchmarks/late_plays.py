@@ -10,11 +10,11 @@ versions of the code): each play late in either, with its latency in both.
 
 A play's latency runs to when the record last changed its card (an unread or misread play: when
 it was named right). Causes, in this order: deduced at the deal's end (never read plainly);
-recorded with a wrong card (corrected later); recorded unread (named later); waiting for the play
-before it (recorded together, the one before late too); first seen over 0.3 s after settling
-(boxed late: under a hand, or read too weakly); waiting for a name read under `sure_conf` (0.6);
-any other wait (a name with under 60% of its votes, or the turn). The first four are the
-detector's; the last three the tracker's caution.
+recorded right, then renamed wrongly a while; recorded with a wrong card (corrected later);
+recorded unread (named later); waiting for the play before it (recorded together, the one before
+late too); first seen over 0.3 s after settling (boxed late: under a hand, or read too weakly);
+waiting for a name read under `sure_conf` (0.6); any other wait (a name with under 60% of its
+votes, or the turn). The first five are the detector's; the last three the tracker's caution.
 """
 
 from __future__ import annotations
@@ -65,6 +65,8 @@ def play_latencies(folder: Path) -> list[tuple[str, str, int, float]]:
                 and float(play["t"]) - settled[i - 1] > LATE
             if i in deduced:
                 cause = "deduced at the deal's end"
+            elif play.get("read_as") == play["card"]:
+                cause = "recorded right, renamed wrongly a while"
             elif play.get("read_as") is not None:
                 cause = "recorded with a wrong card, corrected later"
             elif play["seen"] is None:
