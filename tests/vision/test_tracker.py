@@ -145,9 +145,11 @@ def test_second_best_reading_when_the_best_card_is_already_on_the_table() -> Non
 
 def test_a_misread_play_is_corrected_when_its_card_really_comes() -> None:
     tr = started("E")
-    # N's card reads TH while it lands, then KD for good; W plays the real TH before N's is
+    # N's card reads TH while it lands, then KD for good, but under RENAME_SURE (so its last
+    # sightings alone do not rename it, `_rename_early`); W plays the real TH before N's is
     # judged again from its own votes (`_recheck_sure`, 1.5 s after it came to rest).
-    events, t = run(tr, lambda t: [det("TH" if t < 0.4 else "KD", "N")], seconds=1.2)
+    events, t = run(tr, lambda t: [det("TH", "N") if t < 0.4 else det("KD", "N", conf=0.7)],
+                    seconds=1.2)
     assert plays(events) == [("N", "TH")]
     ev, _ = run(tr, lambda t: [det("KD", "N"), det("TH", "W")], t0=t, seconds=1.0)
     assert kinds(ev) == ["correction", "card_played"]

@@ -171,6 +171,30 @@ def test_a_card_recorded_surely_is_renamed_when_its_own_votes_come_to_say_anothe
     assert tr.view.plays == [("N", "9C")]
 
 
+def test_a_card_recorded_surely_is_renamed_early_only_by_sure_readings_since_it_came_to_rest(
+) -> None:
+    # Seed 2180 at 2304x1296, deal 1: E's 8H read 9H 0.61-0.91 under the hand and recorded so,
+    # then 8H 0.87-0.90 every frame, was renamed only 1.2 s later.
+    tr = started("E")  # N leads
+    under = det("9H", "N", 0.8, [("8H", 0.1)])
+    events, _ = run(tr, lambda t: [under if t < 0.35 else det("8H", "N", 0.88)], seconds=1.0)
+    assert plays(events) == [("N", "9H")]
+    fixes = [e for e in events if e["type"] == "correction"]
+    assert [fixed(e) for e in fixes] == [{"play": 0, "card": "8H", "before": "9H",
+                                          "uncertain": True}]
+    assert fixes[0]["data"]["t"] == pytest.approx(0.7)
+    assert tr.view.plays == [("N", "8H")]
+    # Three sure frames and a fourth under RENAME_SURE, or a fourth of another card: the name
+    # stands (until `_recheck_sure` at 1.5 s).
+    for fourth in (det("8H", "N", 0.7), det("9H", "N", 0.8)):
+        tr = started("E")
+        events, _ = run(tr, lambda t, fourth=fourth: [
+            under if t < 0.35 else fourth if round(t, 1) == 0.6 else det("8H", "N", 0.88)],
+            seconds=0.95)
+        assert plays(events) == [("N", "9H")]
+        assert not [e for e in events if e["type"] == "correction"]
+
+
 def _second_box_on_s_card(under: Detection, second: Detection):
     """N's 7C and W's KC played (clubs trump), then S's card read `under` under the hand
     (0.5 s), then both boxes one frame: (tracker, first plays, their script, events, time)."""
