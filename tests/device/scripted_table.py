@@ -2,7 +2,7 @@
 detector that reads that time back and returns the cards the script has on the felt then.
 
 Run as a program it is the companion on that table (used to kill -9 it and restart it):
-    python tests/device/scripted_table.py --db DB --epoch EPOCH [--tricks 3]
+    python tests/device/scripted_table.py --db DB [--epoch EPOCH] [--tricks 3]
 """
 
 from __future__ import annotations
@@ -98,7 +98,9 @@ class ScriptedDetector:
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--db", required=True)
-    parser.add_argument("--epoch", type=float, required=True)
+    # (the kill -9 test shares one epoch across restarts; otherwise the script starts once the
+    # program is ready, so a slow start on a loaded machine does not skip cards)
+    parser.add_argument("--epoch", type=float, default=None)
     parser.add_argument("--tricks", type=int, default=3)
     args = parser.parse_args()
     store = EventStore(args.db)
@@ -106,7 +108,8 @@ def main() -> int:
     restore_tracker(tracker, store)
     stop = threading.Event()
     stop_on_signals(stop)
-    source = ScriptedSource(args.epoch, end_time(args.tricks))
+    epoch = time.time() if args.epoch is None else args.epoch
+    source = ScriptedSource(epoch, end_time(args.tricks))
     run_loop(source, ScriptedDetector(args.tricks), tracker, store, stop)
     store.close()
     return 0

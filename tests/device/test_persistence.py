@@ -18,9 +18,11 @@ sys.path.insert(0, str(HERE))
 import scripted_table  # noqa: E402
 
 
-def _start(db: Path, epoch: float, tricks: int) -> subprocess.Popen[bytes]:
+def _start(db: Path, epoch: float | None, tricks: int) -> subprocess.Popen[bytes]:
+    """The scripted table's companion; `epoch` None: its script starts once it is ready."""
+    clock = [] if epoch is None else ["--epoch", str(epoch)]
     return subprocess.Popen(
-        [sys.executable, str(HERE / "scripted_table.py"), "--db", str(db), "--epoch", str(epoch),
+        [sys.executable, str(HERE / "scripted_table.py"), "--db", str(db), *clock,
          "--tricks", str(tricks)],
         stderr=subprocess.PIPE,
     )
@@ -66,7 +68,7 @@ def test_kill_9_mid_deal_loses_and_duplicates_no_play(tmp_path) -> None:
 @pytest.mark.slow
 def test_sigterm_stops_cleanly(tmp_path) -> None:
     db = tmp_path / "game.db"
-    proc = _start(db, time.time(), 1)
+    proc = _start(db, None, 1)
     _wait_for(db, 1, proc)
     proc.send_signal(signal.SIGTERM)
     _out, err = proc.communicate(timeout=10)
