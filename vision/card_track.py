@@ -120,11 +120,19 @@ class CardTrack:
         LATELY sightings, all since it settled, read that card, the least of their confidences
         if more (the frames under the hand that put it down count no more then)."""
         top, share = self.readings()[0]
-        last = self.recent  # (the last LATELY sightings)
-        if len(last) == LATELY and all(t >= self.settled_since and card == top
-                                       for t, card, _c in last):
-            share = max(share, min(c for _t, _card, c in last))
+        lately = self.read_lately()
+        if lately is not None and lately[0] == top:
+            share = max(share, lately[1])
         return top, share
+
+    def read_lately(self) -> tuple[str, float] | None:
+        """The one name its last LATELY sightings, all since it came to rest, read, with the
+        least of their confidences; None if they are fewer, older or read more names."""
+        last = self.recent
+        if len(last) < LATELY or any(t < self.settled_since for t, _card, _c in last):
+            return None
+        names = {card for _t, card, _c in last}
+        return (names.pop(), min(c for _t, _card, c in last)) if len(names) == 1 else None
 
     def read_surely(self, sure_conf: float) -> bool:
         """Whether its best reading is clear (0.6 of its votes, `best`) and sure (its sightings

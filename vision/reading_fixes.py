@@ -20,14 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from vision.card_track import (
-    DOUBTED_SHARE,
-    LATELY,
-    CardTrack,
-    by_share,
-    track_of,
-    with_echoes,
-)
+from vision.card_track import DOUBTED_SHARE, CardTrack, by_share, track_of, with_echoes
 from vision.deal_view import DealView
 from vision.detections import UNNAMED, Detection, iou
 from vision.felt_marks import Box, FeltMarks
@@ -229,21 +222,13 @@ class ReadingFixes:
         one other card, each at RENAME_SURE or more, is renamed at once, in doubt, once (seed
         2180 at 2304x1296, deal 1: E's 8H read 9H 0.61-0.91 under the hand and recorded so,
         then 8H 0.87-0.90 every frame, was renamed only 1.2 s later)."""
-        last = tr.recent
-        names = {card for _t, card, _c in last}
-        if tr.renamed_early or len(last) < LATELY or len(names) != 1 or tr.card in names \
-                or any(when < tr.settled_since or conf < RENAME_SURE
-                       for when, _card, conf in last):
+        lately = tr.read_lately()
+        if tr.renamed_early or lately is None or lately[0] == tr.card or lately[1] < RENAME_SURE:
             return
-        top = names.pop()
-        index = self.view.play_of(tr.card)
-        readings = [(top, 1.0), *((c, v) for c, v in tr.readings() if c != top)]
-        if index is None or self.view.choose_again(readings, index) != top:
-            return
-        tr.renamed_early = True
-        self._emit(out, "correction", {"play": index, "card": top, "before": tr.card,
-                                       "uncertain": True})
-        tr.card = top
+        top, card = lately[0], tr.card
+        self._rename_by_votes(tr, [(top, 1.0), *((c, v) for c, v in tr.readings() if c != top)],
+                              out)
+        tr.renamed_early = tr.card != card
 
     def _weigh_echoes(self, out: list[Event]) -> None:
         """The trick on the table is being gathered: each of its plays whose votes, with those

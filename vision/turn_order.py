@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from vision.card_track import DOUBTED_SHARE, LATELY, CardTrack, track_of
+from vision.card_track import DOUBTED_SHARE, CardTrack, track_of
 from vision.deal_view import DealView
 from vision.geometry import SEATS
 
@@ -105,9 +105,8 @@ class TurnOrder:
             # Read LATELY times as its best reading since it settled, it is recorded now, in
             # doubt, and its name is judged again by then (`ReadingFixes._recheck`). A glimpse
             # waits (it may vanish), and so does a card whose picture reads another name now.
-            top = tr.readings()[0][0]
-            if len(tr.recent) < LATELY or any(when < tr.settled_since or card != top
-                                              for when, card, _c in tr.recent):
+            lately = tr.read_lately()
+            if lately is None or lately[0] != tr.readings()[0][0]:
                 return True
         for o in self.tracks:
             if o is tr or o.state != "candidate" or o.held or t - o.last_seen > s.forget_s \
