@@ -114,6 +114,8 @@ class TurnOrder:
                 continue  # (a card held for its turn waits for this one, not the reverse)
             if o.zone == tr.zone and o.echo_of(tr):
                 continue  # two boxes on one card (its box jumping between two fits): no other
+            if in_flight(o, tr, s.sure_conf):
+                continue  # the card in the hand that put it down, left behind: no other
             if len(o.times) >= 2 and o.settled_since < tr.settled_since:
                 return True
             if turn is not None and o.zone == turn and tr.zone != turn and len(o.times) >= 2:
@@ -157,6 +159,14 @@ def clear_among_unplayed(view: DealView, tr: CardTrack) -> bool:
         when >= tr.settled_since and card == top for when, card, _c in lately) \
         and share >= LEFT_LEAST \
         and share >= LEFT_CLEAR * total and 1.0 - total > rival
+
+
+def in_flight(o: CardTrack, tr: CardTrack, sure_conf: float) -> bool:
+    """Whether candidate `o`, in `tr`'s place, is `tr` itself seen on its way down: its box left
+    behind as the hand put the card down, last seen at the latest as `tr` came to rest, and
+    never read surely. Seed 2177 at 2304x1296, deal 0: W's 8C, read 0.94-0.96 from the frame it
+    settled, waited 0.6 s for a box on it in the hand (7C 0.54, 8H 0.41) to be forgotten."""
+    return o.zone == tr.zone and o.last_seen <= tr.settled_since and not o.read_surely(sure_conf)
 
 
 def moved_away(tr: CardTrack, tracks: list[CardTrack], t: float, s: Any) -> bool:

@@ -409,3 +409,39 @@ def test_a_card_in_the_hand_of_a_seat_that_cannot_have_won_is_no_lead_with_a_car
     ev, t = run(tr, lying_at({"S": "KC"}), t0=t, seconds=1.0)
     events += ev
     assert plays(events) == [*cards.items(), ("S", "KC")]
+
+
+def _put_down_beside(seen_aside: set[int]):
+    """N's 8D lies, W's turn; a box beside W's place reads 7C weakly in the frames `seen_aside`
+    (counted from 0), and W's 8C lies in its place from frame 2. Returns (tracker, W's play,
+    when the 8C came to rest)."""
+    tr = dealt_by_referee("E")  # N leads, then W
+    x, y = SPOT["W"]
+    events, t = run(tr, lying_at({"N": "8D"}), seconds=1.0)
+    assert plays(events) == [("N", "8D")]
+    aside = det("7C", (x - 45, y - 30), 0.54, (("8C", 0.3),))
+
+    def script(s: float):
+        frame = round((s - t) * 10)
+        return [det("8D", "N"), *([aside] if frame in seen_aside else []),
+                *([det("8C", "W", 0.95)] if frame >= 2 else [])]
+
+    ev, _ = run(tr, script, t0=t, seconds=2.0)
+    [play] = [e for e in ev if e["type"] == "card_played"]
+    return tr, play, t + 0.2
+
+
+def test_a_box_on_the_card_in_the_hand_that_put_it_down_does_not_delay_it() -> None:
+    # Seed 2177 at 2304x1296, deal 0: the card on its way down was boxed aside, read weakly
+    # as another card, last seen as the card came to rest; that box was the card itself.
+    tr, play, rest = _put_down_beside({0, 2})
+    assert (play["data"]["seat"], play["data"]["card"]) == ("W", "8C")
+    assert play["data"]["t"] - rest <= tr.settings.steady_s + 0.15  # not forget_s later
+
+
+def test_a_box_seen_beside_it_after_it_came_to_rest_is_waited_for() -> None:
+    # The same box seen again once the card lies, not before: not the card on its way down
+    # (a card lying there, under a hand a moment?): the card waits until it is forgotten.
+    tr, play, rest = _put_down_beside({0, 3})
+    assert (play["data"]["seat"], play["data"]["card"]) == ("W", "8C")
+    assert play["data"]["t"] - (rest + 0.1) > tr.settings.forget_s
