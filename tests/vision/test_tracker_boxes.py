@@ -440,8 +440,8 @@ def test_a_box_on_the_card_in_the_hand_that_put_it_down_does_not_delay_it() -> N
 
 
 def test_a_box_seen_beside_it_after_it_came_to_rest_is_waited_for() -> None:
-    # The same box seen again once the card lies, not before: not the card on its way down
-    # (a card lying there, under a hand a moment?): the card waits until it is forgotten.
+    # The same box seen again once the card lies: not only the card on its way down, so the
+    # card waits for it as for any older candidate, until it is forgotten.
     tr, play, rest = _put_down_beside({0, 3})
     assert (play["data"]["seat"], play["data"]["card"]) == ("W", "8C")
     assert play["data"]["t"] - (rest + 0.1) > tr.settings.forget_s
