@@ -197,7 +197,12 @@ class CardTrack:
         reads_it = dict(self.readings()).get(played.card or "", 0.0) >= ECHO_SHARE
         if iou(self.box, played.box) >= ECHO_IOU and (reads_it or not strict):
             return True
-        return inside(self.box, played.box) >= ECHO_INSIDE and reads_it
+        if inside(self.box, played.box) >= ECHO_INSIDE and reads_it:
+            return True
+        # The played card's box lay on a part of it (a hand over the rest), this one on the whole
+        # card: while its trick is incomplete, the seat that played it puts no other card down.
+        return not strict and self.zone == played.zone and reads_it \
+            and inside(played.box, self.box) >= ECHO_INSIDE
 
     def lies_under(self, t: float, boxes: Sequence[Detection], forget_s: float) -> None:
         """Mark it present at `t` if one of this frame's `boxes` (named or not) covers it and it

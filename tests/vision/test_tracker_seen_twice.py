@@ -355,3 +355,36 @@ def test_a_card_recorded_twice_renames_a_third_play_when_the_trick_needs_it(
             ["TC", "8C", "7C", "AC", "9H", "AD", "7H", "8H"]
     else:
         assert fixes == []
+
+
+def test_the_whole_card_seen_after_a_box_on_part_of_it_was_recorded_is_that_play() -> None:
+    # Seed 2183 at 640x480, deal 1: S's lead QH, a hand over its right half, was boxed on its
+    # left part (a box under half the card's), read KH and recorded so, in doubt; then the
+    # whole card was boxed, read QH, held for S's turn. Taken for a card of its own, it was
+    # recorded as S's lead of the next trick, and the rest of the deal one place behind.
+    tr = started("W", {"taker": "S", "bid": 80, "trump": "D"})  # S leads, then E, N, W
+    x, y = SPOT["S"]
+    part = Detection("KH", 0.5, (x - 28.5, y - 44, x - 3.5, y + 44), (("QH", 0.4),))
+    whole = det("QH", "S", 0.55, [("KH", 0.2)])
+    events, t = run(tr, lambda t: [part], seconds=0.6)
+    assert plays(events) == [("S", "KH")]
+    lying = {"E": "AH"}  # (S's card unread meanwhile: the hand lifting off it)
+    ev, t = run(tr, lying_at(lying), t0=t, seconds=1.5)
+    events += ev
+    for seat, card in (("E", "AH"), ("N", "TH"), ("W", "JH")):
+        lying[seat] = card
+        ev, t = run(tr, lambda t: [whole, *lying_at(lying)(t)], t0=t, seconds=1.2)
+        events += ev
+    unread_w = {"E": "AH", "N": "TH"}  # (W's card unread a frame: two cards of the trick seen)
+    for cards, seconds in ((unread_w, 0.1), (lying, 0.5), ({}, 1.5)):  # then swept
+        ev, t = run(tr, lambda t, cards=cards: [whole, *lying_at(cards)(t)] if cards else [],
+                    t0=t, seconds=seconds)
+        events += ev
+    assert plays(events) == [("S", "KH"), ("E", "AH"), ("N", "TH"), ("W", "JH")]
+    assert kinds(events)[-1] == "trick_gathered"
+    # Set aside as a second box on the play, its votes are the play's: renamed, in doubt, when
+    # the trick is gathered.
+    assert [fixed(e) for e in events if e["type"] == "correction"] == [
+        {"play": 0, "card": "QH", "before": "KH", "uncertain": True}]
+    assert tr.view.plays[0] == ("S", "QH") and tr.view.leaders() == {"E"}
+
