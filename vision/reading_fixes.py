@@ -80,7 +80,8 @@ class ReadingFixes:
         readings = tr.readings()
         card, share = tr.best()
         rival = max((v for c, v in readings[1:] if c not in self.view.played), default=0.0)
-        self._correct(card_seen_twice(self.view, self.tracks, card, share, rival), out)
+        for fix in card_seen_twice(self.view, self.tracks, card, share, rival):
+            self._correct(fix, out)
 
     def _weigh_recorded_twice(self, out: list[Event]) -> None:
         """The trick on the table is being gathered (its cards' votes are final): each of its

@@ -4,7 +4,8 @@ recorded earlier, one of the two readings is wrong. Part of the tracker's correc
 
 Two moments ask it:
 - a card clearly seen landing reads as a card already recorded (`card_seen_twice`): the earlier
-  play is renamed when its own votes say what it was;
+  play is renamed when its own votes say what it was (and another play of its trick, when the
+  rules need it to keep who won that trick);
 - a play whose votes, by the time its trick is gathered, favour a card recorded at another play
   (`recorded_twice`; its first frames, under the hand, read another card): both are renamed when
   the two pictures' odds favour that (and a third play of the earlier trick, when the rules
@@ -29,6 +30,10 @@ SETTLED_SHARE = 0.6
 # another card when its next reading not played has this share of its votes (`beside_itself`).
 BESIDE_SHARE = 0.1
 
+# The odds a card read `share_now` clearly gives its name against any other are taken as at most
+# 0.95 / 0.05 (`card_seen_twice`).
+NOW_FLOOR = 0.05
+
 Fix = tuple[int, str, CardTrack]  # play index, its right card, its track
 
 
@@ -46,25 +51,32 @@ def seen_again(view: DealView, tracks: Sequence[CardTrack], tr: CardTrack,
 
 
 def card_seen_twice(view: DealView, tracks: Sequence[CardTrack], card: str,
-                    share_now: float, rival: float = 0.0) -> Fix | None:
+                    share_now: float, rival: float = 0.0) -> list[Fix]:
     """`card` is clearly seen landing (`share_now` of its votes), yet was recorded before: the
     earlier play, its right card and its track, when its own picture has since come to read as
     another card, or it was read less surely than this one and its second reading, a card not
     played yet, was a real contender (`CardTrack.misread_as`) at least as strong as the new
     card's own other reading (`rival`, its share: then the new card is likelier the misread).
     Not when the earlier play's trick is gone and that reading would have let another seat win
-    it than the one whose card, read, led the next (`next_lead_fits`)."""
+    it than the one whose card, read, led the next (`next_lead_fits`), unless another play of
+    that trick read otherwise lets the right seat win it again and the pictures' odds favour
+    the renamings (`_companion`; the new card's odds are its share against the rest): then
+    that play's renaming comes first. Seed 2184 deal 12, gnome-ancient_french at 640x480: the
+    first trick's clubs all read as spades, W's 7C 7S 0.55 / 7C 0.42, E's TC TS 0.62 / TC 0.31;
+    E's TS, read 0.95 in a later trick, was recorded unread, as TC alone let N's 9S win."""
     old = track_of(tracks, card)
     if old is None:
-        return None
+        return []
     best = old.misread_as(card, share_now, view.played)
     if best is None or dict(old.readings()).get(best, 0.0) < rival:
-        return None
+        return []
     index = view.play_of(card)
     assert index is not None  # (its track was recorded as `card`)
     if _leads_otherwise(view, index, card, best):
-        return None
-    return index, best, old
+        odds = old.odds(best, card) * share_now / max(1.0 - share_now, NOW_FLOOR)
+        third = _companion(view, tracks, index, best, odds, taken={card, best})
+        return [third, (index, best, old)] if third is not None else []
+    return [(index, best, old)]
 
 
 def beside_itself(view: DealView, tracks: Sequence[CardTrack],
