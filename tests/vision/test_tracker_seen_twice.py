@@ -425,8 +425,9 @@ def test_a_card_seen_twice_renames_a_second_play_of_the_earlier_trick_when_its_w
     if not renamed:  # (the 7C too faint a reading for the pictures' odds: both kept)
         assert fixes == [] and plays(events)[-1] == ("E", None)
         return
-    # The odds: TC / TS 0.5 for E's first card, 0.95 / 0.05 for the TS now, 7C / 7S 0.76 for
-    # W's lead: 7.3 to 1 for both renamings, W's first (clubs led, E's TC won).
+    # The odds: TC / TS 0.5 for E's first card, 0.95 / 0.05 at most for the TS now, 7C / 7S
+    # 0.76 for W's lead: about 7 to 1 for both renamings, W's first (clubs led, E's TC won);
+    # with W's 7C read 0.04, about 0.7.
     assert fixes == [(0, "7C", "7S"), (2, "TC", "TS")]
     assert plays(events)[-1] == ("E", "TS")
     assert [card for _, card in tr.view.plays[:4]] == ["7C", "8C", "TC", "9S"]
