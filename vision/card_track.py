@@ -78,6 +78,7 @@ class CardTrack:
     doubt_settled: float | None = None
     rechecked: bool = False
     renamed_early: bool = False  # by its last sightings, before RECHECK_S (`_rename_early`)
+    renamed_whole: bool = False  # by an echo on the whole card (`_rename_by_whole_card`)
     # Recorded with its name in doubt (read under sure_conf, or under DOUBTED_SHARE of its votes,
     # or renamed since to such a reading; so is every card recorded in doubt without waiting):
     # a card of that name read plainly before another seat is that seat's, not this one moved

@@ -1,7 +1,8 @@
 """Corrections of earlier readings that later frames prove wrong.
 
 Besides a card's own votes judged again (`_recheck`; with those of a second box on it, an echo,
-when its trick is gathered: `_weigh_echoes`), two kinds, both decided here and written by the
+when its trick is gathered: `_weigh_echoes`; by an echo on the whole card when it was read from a
+part: `_rename_by_whole_card`), two kinds, both decided here and written by the
 tracker as `correction` events (actor camera):
 - a card seen twice: a card clearly read landing was recorded earlier, so one of the two readings
   is wrong (`vision.seen_twice`: as it lands, and when its trick is gathered);
@@ -20,9 +21,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from vision.card_track import DOUBTED_SHARE, CardTrack, by_share, track_of, with_echoes
+from vision.card_track import (
+    DOUBTED_SHARE,
+    ECHO_INSIDE,
+    ECHO_IOU,
+    CardTrack,
+    by_share,
+    track_of,
+    with_echoes,
+)
 from vision.deal_view import DealView
-from vision.detections import UNNAMED, Detection, iou
+from vision.detections import UNNAMED, Detection, inside, iou
 from vision.felt_marks import Box, FeltMarks
 from vision.geometry import SEATS
 from vision.leads import FAINT_SHARE, in_turn_from, seats_in_turn, trick_won_by
@@ -230,6 +239,27 @@ class ReadingFixes:
         self._rename_by_votes(tr, [(top, 1.0), *((c, v) for c, v in tr.readings() if c != top)],
                               out)
         tr.renamed_early = tr.card != card
+
+    def _rename_by_whole_card(self, out: list[Event]) -> None:
+        """A play in doubt recorded from a box on part of its card (a hand over the rest), whose
+        echo boxes the whole card (`CardTrack.echo_of`), is judged by that echo's own votes once
+        its last LATELY sightings read one other card: the whole card reads better than a part
+        (seed 2183 at 640x480 deal 1: S's QH, recorded KH from its left part, was shown KH 11.1 s,
+        renamed QH only at the sweep by all the votes together). At most once per play."""
+        for tr in self.tracks:
+            if tr.state != "played" or not tr.echoes or not tr.name_doubted or tr.hinted \
+                    or tr.renamed_whole or tr.box is None or tr.zone not in SEATS:
+                continue
+            for echo in tr.echoes:
+                lately = echo.read_lately()
+                if echo.box is None or lately is None or lately[0] == tr.card \
+                        or inside(tr.box, echo.box) < ECHO_INSIDE \
+                        or iou(tr.box, echo.box) >= ECHO_IOU:  # (not a second box on it)
+                    continue
+                card = tr.card
+                self._rename_by_votes(tr, echo.readings(), out)
+                tr.renamed_whole = tr.card != card
+                break
 
     def _weigh_echoes(self, out: list[Event]) -> None:
         """The trick on the table is being gathered: each of its plays whose votes, with those

@@ -256,6 +256,7 @@ class TableTracker(Recording, Gathering, ReadingFixes, UnreadNaming, TurnOrder):
                 self._commit(tr, t, out)
         self._close_gap(t, out)
         self._recheck(t, out)
+        self._rename_by_whole_card(out)
         self._name_early(out)
         self._maybe_gather(t, out)
         return out

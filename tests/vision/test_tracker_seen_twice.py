@@ -371,6 +371,7 @@ def test_the_whole_card_seen_after_a_box_on_part_of_it_was_recorded_is_that_play
     lying = {"E": "AH"}  # (S's card unread meanwhile: the hand lifting off it)
     ev, t = run(tr, lying_at(lying), t0=t, seconds=1.5)
     events += ev
+    whole_from = t
     for seat, card in (("E", "AH"), ("N", "TH"), ("W", "JH")):
         lying[seat] = card
         ev, t = run(tr, lambda t: [whole, *lying_at(lying)(t)], t0=t, seconds=1.2)
@@ -382,10 +383,12 @@ def test_the_whole_card_seen_after_a_box_on_part_of_it_was_recorded_is_that_play
         events += ev
     assert plays(events) == [("S", "KH"), ("E", "AH"), ("N", "TH"), ("W", "JH")]
     assert kinds(events)[-1] == "trick_gathered"
-    # Set aside as a second box on the play, its votes are the play's: renamed, in doubt, when
-    # the trick is gathered.
-    assert [fixed(e) for e in events if e["type"] == "correction"] == [
+    # Set aside as a second box on the play; the whole card reads better than a part: renamed,
+    # in doubt, by its own votes once its last four sightings read QH (not at the sweep).
+    fixes = [e for e in events if e["type"] == "correction"]
+    assert [fixed(e) for e in fixes] == [
         {"play": 0, "card": "QH", "before": "KH", "uncertain": True}]
+    assert fixes[0]["data"]["t"] == pytest.approx(whole_from + 0.3)
     assert tr.view.plays[0] == ("S", "QH") and tr.view.leaders() == {"E"}
 
 
