@@ -202,8 +202,13 @@ class CardTrack:
             return True
         # The played card's box lay on a part of it (a hand over the rest), this one on the whole
         # card: while its trick is incomplete, the seat that played it puts no other card down.
-        return not strict and self.zone == played.zone and reads_it \
-            and inside(played.box, self.box) >= ECHO_INSIDE
+        return not strict and self.zone == played.zone and reads_it and self.holds_part_of(played)
+
+    def holds_part_of(self, played: CardTrack) -> bool:
+        """Whether this box holds most of the `played` card's box without being a second box on
+        the same stretch of felt (IoU under ECHO_IOU): the whole card, the played box a part."""
+        return self.box is not None and played.box is not None \
+            and inside(played.box, self.box) >= ECHO_INSIDE and iou(played.box, self.box) < ECHO_IOU
 
     def lies_under(self, t: float, boxes: Sequence[Detection], forget_s: float) -> None:
         """Mark it present at `t` if one of this frame's `boxes` (named or not) covers it and it

@@ -21,17 +21,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from vision.card_track import (
-    DOUBTED_SHARE,
-    ECHO_INSIDE,
-    ECHO_IOU,
-    CardTrack,
-    by_share,
-    track_of,
-    with_echoes,
-)
+from vision.card_track import DOUBTED_SHARE, CardTrack, by_share, track_of, with_echoes
 from vision.deal_view import DealView
-from vision.detections import UNNAMED, Detection, inside, iou
+from vision.detections import UNNAMED, Detection, iou
 from vision.felt_marks import Box, FeltMarks
 from vision.geometry import SEATS
 from vision.leads import FAINT_SHARE, in_turn_from, seats_in_turn, trick_won_by
@@ -248,13 +240,11 @@ class ReadingFixes:
         renamed QH only at the sweep by all the votes together). At most once per play."""
         for tr in self.tracks:
             if tr.state != "played" or not tr.echoes or not tr.name_doubted or tr.hinted \
-                    or tr.renamed_whole or tr.box is None or tr.zone not in SEATS:
+                    or tr.renamed_whole or tr.zone not in SEATS:
                 continue
             for echo in tr.echoes:
                 lately = echo.read_lately()
-                if echo.box is None or lately is None or lately[0] == tr.card \
-                        or inside(tr.box, echo.box) < ECHO_INSIDE \
-                        or iou(tr.box, echo.box) >= ECHO_IOU:  # (not a second box on it)
+                if lately is None or lately[0] == tr.card or not echo.holds_part_of(tr):
                     continue
                 card = tr.card
                 self._rename_by_votes(tr, echo.readings(), out)
