@@ -264,7 +264,7 @@ class Gathering:
         self._emit(out, "trick_gathered", {"t": round(self._now, 3)})
         self._glimpsed = {}
         self._felt_marks.swept()
-        self._objects.swept(last_came)
+        self._objects.swept(last_came, [tr.anchor for tr in self.tracks if tr.state == "played"])
         for tr in self.tracks:
             if tr.state == "played":
                 tr.state = "gathered"

@@ -13,7 +13,8 @@ before anyone played.
     objects = StillObjects()
     objects.note(t, [(d.box, d.card == UNNAMED) for d in detections])  # each frame
     objects.lay_before(t, box)  # there before the deal's first play: an object
-    objects.swept(last_came)  # a trick gathered: its last card was first seen at `last_came`
+    objects.swept(last_came, rested)  # a trick gathered: its cards came to rest at `rested`,
+                                      # the last at `last_came`
     objects.under(box, since, began)  # lay there, read as no card, before `since` and `began`?
 """
 
@@ -90,9 +91,17 @@ class StillObjects:
             self._places.append(place)
         return place
 
-    def swept(self, last_came: float) -> None:
-        """A trick was gathered; its last card was first seen at `last_came`."""
+    def swept(self, last_came: float, rested: Sequence[tuple[float, float]] = ()) -> None:
+        """A trick was gathered; its last card was first seen at `last_came`, and its cards came
+        to rest at the points `rested`: a place holding one of them was that card's (boxed
+        unnamed a while under the hand, or now and then as it lay) and went with it, unless it
+        lay there before the deal. Seed 2188 deal 7 at 640x480: S's JC of the first trick,
+        boxed unnamed now and then before it was named, left its place an object; S's 7D, put
+        down there in the next trick and read 0.8 from the frame it settled, waited 2.2 s to be
+        read surely."""
         self._last_came = last_came
+        self._places = [p for p in self._places if p.before_deal or not any(
+            p.box[0] <= x <= p.box[2] and p.box[1] <= y <= p.box[3] for x, y in rested)]
 
     def under(self, box: Box, since: float, began: float | None) -> bool:
         """Whether `box` lies where an object read as no card lay still from STILL_S before

@@ -68,6 +68,22 @@ def test_an_object_is_remembered_under_passing_hands_a_place_soon_forgotten() ->
     assert not objects.under(PAD, later + OBJECT_KEEP_S + 1, None)
 
 
+def test_a_place_where_a_card_of_the_trick_gathered_lay_went_with_it() -> None:
+    objects = StillObjects()
+    card = (400.0, 400.0, 457.0, 488.0)
+    _seen(objects, 0.0, STILL_S + 0.3, box=card)  # (boxed unnamed a while: under the hand)
+    _seen(objects, STILL_S + 0.3, STILL_S + 0.5, box=card, unnamed=False)
+    _seen(objects, 0.0, STILL_S + 0.5)  # (the pad, read as no card)
+    assert objects.under(card, STILL_S + 0.5, None) and objects.under(PAD, STILL_S + 0.5, None)
+    objects.swept(STILL_S, [(440.0, 450.0)])  # (the card came to rest there, boxed again)
+    assert not objects.under(card, STILL_S + 2.0, None)  # (the card went with its trick)
+    assert objects.under(PAD, STILL_S + 2.0, None)  # (the pad did not)
+    before = StillObjects()
+    before.lay_before(0.0, PAD)
+    before.swept(1.0, [(200.0, 400.0)])  # (there before the deal: an object, whatever lay on it)
+    assert before.under(PAD, 2.0, None)
+
+
 def test_what_lay_there_before_the_deal_is_an_object_at_once_whatever_it_is_read_as() -> None:
     objects = StillObjects()
     objects.lay_before(0.0, PAD)
@@ -190,3 +206,40 @@ def test_a_box_read_as_no_card_at_the_deals_first_frame_out_of_the_leaders_place
                     t0=t, seconds=1.4)
         events += ev
     assert plays(events) == [(seat, cards[seat]) for seat in order]
+
+
+def test_a_card_put_where_a_card_of_the_last_trick_lay_boxed_unnamed_a_while_is_no_object(
+) -> None:
+    # Seed 2188 deal 7 at 640x480: S's JC of the first trick was boxed unnamed now and then a
+    # while before it was named, which left its place an object; S's 7D, put down there in the
+    # next trick and read 0.8 from the frame it settled, waited 2.2 s to be read surely.
+    tr = started("E", {"taker": "N", "bid": 80, "trump": "H"})  # N leads, then W, S, E
+    box = det("KD", "S").box
+    lying: dict[str, str] = {}
+    events = []
+    t = 0.0
+    for seat, card in (("N", "7D"), ("W", "8D")):
+        lying[seat] = card
+        ev, t = run(tr, lying_at(lying), t0=t, seconds=0.8)
+        events += ev
+    ev, t = run(tr, lambda t: [*lying_at(lying)(t), Detection(UNNAMED, 0.0, box)], t0=t,
+                seconds=STILL_S + 0.2)  # (S's KD boxed under the hand, unnamed)
+    events += ev
+    for seat, card in (("S", "KD"), ("E", "AD")):
+        lying[seat] = card
+        ev, t = run(tr, lying_at(lying), t0=t, seconds=0.8)
+        events += ev
+    ev, t = run(tr, lambda t: [], t0=t, seconds=1.0)  # (swept to E)
+    events += ev
+    lying = {}
+    for seat, card in (("E", "7C"), ("N", "8C"), ("W", "9C")):
+        lying[seat] = card
+        ev, t = run(tr, lying_at(lying), t0=t, seconds=0.8)
+        events += ev
+    landed = t
+    ev, _ = run(tr, lambda t: [*lying_at(lying)(t), det("QC", "S", 0.75, [("QS", 0.1)])], t0=t,
+                seconds=1.0)
+    events += ev
+    assert plays(events)[-1] == ("S", "QC")
+    recorded = next(e["data"]["t"] for e in ev if e["type"] == "card_played")
+    assert recorded - landed <= 0.5
