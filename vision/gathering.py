@@ -258,9 +258,7 @@ class Gathering:
         self._name_early(out)
         went = max((tr.last_seen for tr in self.tracks if tr.state == "played"), default=self._now)
         seen = any(tr.state == "played" and tr.box is not None for tr in self.tracks)
-        last_came = max((tr.first_seen for tr in self.tracks if tr.state == "played"),
-                        default=self._now)
-        read = {seat for seat, _card in view.plays[start:start + 4]} - unread
+        read, last_came = self._trick_read()
         self._emit(out, "trick_gathered", {"t": round(self._now, 3)})
         self._glimpsed = {}
         self._felt_marks.swept()
@@ -285,6 +283,15 @@ class Gathering:
         if self.view.gathered >= 8:
             self._name_unread(out)
             self._emit(out, "deal_over", {})  # gathered cards stay known until the next deal
+
+    def _trick_read(self) -> tuple[set[str], float]:
+        """The seats whose card of the trick on the table was read, and when its last card was
+        first seen: a candidate in front of one of them since before then lay through the trick
+        as nobody's play (`_gather`, `Recording._lay_through`)."""
+        start = 4 * self.view.gathered
+        read = {seat for seat, card in self.view.plays[start:start + 4] if card is not None}
+        return read, max((tr.first_seen for tr in self.tracks if tr.state == "played"),
+                         default=self._now)
 
     def _unread_card(self, tr: CardTrack, went: float) -> bool:
         """Whether `tr`, in front of a seat whose play in the trick now gathered is unread, is

@@ -20,6 +20,7 @@ from vision.card_track import DOUBTED_SHARE, CardTrack, alternatives, dist
 from vision.deal_view import DealView
 from vision.geometry import SEATS, TableGeometry
 from vision.seen_twice import beside_itself
+from vision.still_objects import StillObjects
 
 Event = dict[str, Any]
 # A box before a seat under this share of the median size of the cards played is not a card.
@@ -46,6 +47,7 @@ class Recording:
     geometry: TableGeometry | None
     _sizes: deque[float]  # long sides of the last cards played
     _card_size: float | None  # their median
+    _objects: StillObjects
 
     if TYPE_CHECKING:  # provided by TableTracker, Gathering, ReadingFixes and UnreadNaming
         def _emit(self, out: list[Event], kind: str, data: Mapping[str, Any], **extra: Any) -> None:
@@ -64,6 +66,9 @@ class Recording:
             ...
 
         def _gather(self, out: list[Event], committing: CardTrack | None = None) -> None:
+            ...
+
+        def _trick_read(self) -> tuple[set[str], float]:
             ...
 
     def _commit(self, tr: CardTrack, t: float, out: list[Event]) -> None:
@@ -113,6 +118,11 @@ class Recording:
             tr.state, tr.card = "ignored", top
             return
         if len(view.plays) >= 4 * (view.gathered + 1):
+            if self._lay_through(tr):
+                tr.state, tr.held = "ignored", False
+                if tr.box is not None:  # (an object from now on, whatever it is read as)
+                    self._objects.lay_before(t, tr.box)
+                return
             self._gather(out, tr)  # the next trick has begun, so the last one was gathered
         seat, seat_sure = self._seat(tr)
         card, resolved = view.choose(may_be, seat)
@@ -144,6 +154,17 @@ class Recording:
             if len(self._sizes) >= 2:  # (of two, the smaller: a box on two cards must not
                 self._card_size = statistics.median(self._sizes) \
                     if len(self._sizes) >= 3 else min(self._sizes)  # make the rest small)
+
+    def _lay_through(self, tr: CardTrack) -> bool:
+        """Whether `tr`, about to lead the next trick, lay in front of a seat that played in the
+        trick on the table since before that trick's last card came, never read surely: nobody's
+        play, as at a sweep (`_gather`). Seed 2189 deal 12 at 640x480: a score pad in W's
+        corner, boxed from 6.2 s and read AC 0.5-0.55, was held for W's turn while S and E
+        played, and recorded as W's lead as the trick went; W's KS then closed that trick with
+        three unread plays (4/32 and two false flags)."""
+        read, last_came = self._trick_read()
+        return tr.zone in read and tr.first_seen < last_came \
+            and not tr.read_surely(self.settings.sure_conf)
 
     def _too_small(self, tr: CardTrack) -> bool:
         """Whether `tr` is far smaller than the cards played so far (the camera is fixed): a box

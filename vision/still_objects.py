@@ -78,9 +78,10 @@ class StillObjects:
 
     def lay_before(self, t: float, box: Box) -> None:
         """`box`, seen at `t`, lay on the felt before the deal's first play, where no card of
-        it can lie (`before_deal`): an object, whatever it is read as. (Seed 2174
-        deal 16: the score pad read AC from the first frame, boxed afresh after the first
-        trick's sweep, was recorded as N's card of the second trick.)"""
+        it can lie (`before_deal`), or lay through a trick as nobody's play, read weakly
+        (`Recording._lay_through`): an object, whatever it is read as. (Seed 2174 deal 16: the
+        score pad read AC from the first frame, boxed afresh after the first trick's sweep, was
+        recorded as N's card of the second trick.)"""
         self._place(t, box).before_deal = True
 
     def _place(self, t: float, box: Box) -> _Place:

@@ -3,6 +3,7 @@ only once read surely."""
 
 from __future__ import annotations
 
+import pytest
 from tracker_script import SPOT, dealt_by_referee, det, lying_at, plays, run, started, tracker
 
 from vision.detections import UNNAMED, Detection
@@ -243,3 +244,34 @@ def test_a_card_put_where_a_card_of_the_last_trick_lay_boxed_unnamed_a_while_is_
     assert plays(events)[-1] == ("S", "QC")
     recorded = next(e["data"]["t"] for e in ev if e["type"] == "card_played")
     assert recorded - landed <= 0.5
+
+
+@pytest.mark.parametrize("pad_stays", [True, False])
+def test_an_object_read_weakly_in_front_of_a_seat_through_its_trick_is_not_its_next_lead(
+        pad_stays: bool) -> None:
+    # Seed 2189 deal 12 at 640x480: a score pad in W's corner, boxed from 6.2 s on (W's card
+    # lay in the trick) and read AC 0.5-0.55, was held for W's turn while S and E played, and
+    # recorded as W's lead as the trick went (W had won it); W's KS then closed that trick with
+    # three unread plays: 4/32 and two false flags. (The box model lost the pad at the sweep.)
+    tr = started("E", {"taker": "N", "bid": 80, "trump": "H"})  # N leads, then W, S, E
+    x, y = SPOT["W"][0] - 200, SPOT["W"][1] - 200
+    pad = Detection("AC", 0.53, (x - 30, y - 33, x + 30, y + 33), (("AS", 0.12),))
+    assert tr._zone(pad) == "W"
+    lying: dict[str, str] = {}
+    events = []
+    t = 0.0
+    for seat, card in (("N", "9D"), ("W", "TD"), ("S", "8D"), ("E", "7D")):  # (W's TD wins)
+        lying[seat] = card
+        ev, t = run(tr, lambda t: [*lying_at(lying)(t), *([pad] if len(lying) >= 2 else [])],
+                    t0=t, seconds=1.5)
+        events += ev
+    ev, t = run(tr, lambda t: [pad] if pad_stays else [], t0=t, seconds=1.5)  # (swept)
+    events += ev
+    lying = {}
+    for seat, card in (("W", "KS"), ("S", "7S"), ("E", "8S"), ("N", "9S")):
+        lying[seat] = card
+        ev, t = run(tr, lambda t: [*lying_at(lying)(t), *([pad] if pad_stays else [])], t0=t,
+                    seconds=1.5)
+        events += ev
+    assert plays(events) == [("N", "9D"), ("W", "TD"), ("S", "8D"), ("E", "7D"),
+                             ("W", "KS"), ("S", "7S"), ("E", "8S"), ("N", "9S")]
