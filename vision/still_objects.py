@@ -50,12 +50,14 @@ class _Place:
     since: float  # first seen
     last: float  # last seen, read as anything
     named: float | None = None  # first read as a card
-    before_deal: bool = False  # there when the deal's first frame was seen (`lay_before`)
+    # An object whatever it is read as (`lay_before`): there when the deal's first frame was
+    # seen, or it lay through a trick as nobody's play, read weakly.
+    marked: bool = False
 
     def is_object(self) -> bool:
-        """Whether it lay there read as no card STILL_S before any reading as a card, or lay
-        there before the deal."""
-        return self.before_deal \
+        """Whether it lay there read as no card STILL_S before any reading as a card, or was
+        marked an object (`lay_before`)."""
+        return self.marked \
             or (self.last if self.named is None else self.named) - self.since >= STILL_S
 
 
@@ -78,11 +80,11 @@ class StillObjects:
 
     def lay_before(self, t: float, box: Box) -> None:
         """`box`, seen at `t`, lay on the felt before the deal's first play, where no card of
-        it can lie (`before_deal`), or lay through a trick as nobody's play, read weakly
+        it can lie, or lay through a trick as nobody's play, read weakly
         (`Recording._lay_through`): an object, whatever it is read as. (Seed 2174 deal 16: the
         score pad read AC from the first frame, boxed afresh after the first trick's sweep, was
         recorded as N's card of the second trick.)"""
-        self._place(t, box).before_deal = True
+        self._place(t, box).marked = True
 
     def _place(self, t: float, box: Box) -> _Place:
         """The place where `box` lies, a new one (first seen at `t`) if none."""
@@ -96,25 +98,25 @@ class StillObjects:
         """A trick was gathered; its last card was first seen at `last_came`, and its cards came
         to rest at the points `rested`: a place holding one of them was that card's (boxed
         unnamed a while under the hand, or now and then as it lay) and went with it, unless it
-        lay there before the deal. Seed 2188 deal 7 at 640x480: S's JC of the first trick,
+        was marked an object (`lay_before`). Seed 2188 deal 7 at 640x480: S's JC of the first trick,
         boxed unnamed now and then before it was named, left its place an object; S's 7D, put
         down there in the next trick and read 0.8 from the frame it settled, waited 2.2 s to be
         read surely."""
         self._last_came = last_came
-        self._places = [p for p in self._places if p.before_deal or not any(
+        self._places = [p for p in self._places if p.marked or not any(
             p.box[0] <= x <= p.box[2] and p.box[1] <= y <= p.box[3] for x, y in rested)]
 
     def under(self, box: Box, since: float, began: float | None) -> bool:
         """Whether `box` lies where an object read as no card lay still from STILL_S before
         `since` (a track's first sighting) on, and from before the trick on the table began
         (`began`: its first card's first sighting; None for no card yet: the last trick's last
-        card's, or, before any trick, always), or where something lay before the deal
+        card's, or, before any trick, always), or where a place was marked an object
         (`lay_before`). A card put down for that trick and read weakly a while under the hand
         is none (seed 2166 deal 11: E's KC, boxed 1.2 s before it was first named, would have
         been recorded unread and named JC)."""
         bound = min(since - STILL_S, self._last_came if began is None else began)
         return any(iou(p.box, box) >= SAME_PLACE
-                   and (p.before_deal or (p.since <= bound and p.is_object()))
+                   and (p.marked or (p.since <= bound and p.is_object()))
                    for p in self._places)
 
 
