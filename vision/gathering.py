@@ -157,6 +157,8 @@ class Gathering:
         seat = seat or "S"
         done = {s for s, _card in trick}
         for _ in range(4):
+            # (a lead recorded drops the held cards that came before it: `_drop_before_lead`)
+            by_seat = {zone: o for zone, o in by_seat.items() if o.state == "candidate"}
             if not whole and not by_seat:
                 break  # (the input ended) the seats after the last card held may not have played
             if seat not in done:

@@ -6,7 +6,9 @@ The size of each card recorded is kept too: the camera is fixed, so a box far sm
 cards played so far is no card put down (`_too_small`); nor, unless read surely, is a box on an
 object that lay there read as no card, or one that lay in front of a seat other than the
 leader's when the deal's first frame was seen (`vision.still_objects`): they wait (`_unproven`,
-asked by `vision.turn_order`).
+asked by `vision.turn_order`). Read weakly, a box that lay through a trick in front of a seat
+that played in it, or in a seat's place before the lead came, is nobody's play
+(`_lay_through`, `_drop_before_lead`).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from vision.card_track import DOUBTED_SHARE, CardTrack, alternatives, dist
 from vision.deal_view import DealView
 from vision.geometry import SEATS, TableGeometry
+from vision.leads import leader_in_doubt
 from vision.seen_twice import beside_itself
 from vision.still_objects import StillObjects
 
@@ -124,6 +127,7 @@ class Recording:
                     self._objects.lay_before(t, tr.box)
                 return
             self._gather(out, tr)  # the next trick has begun, so the last one was gathered
+        leads = not view.trick_plays
         seat, seat_sure = self._seat(tr)
         card, resolved = view.choose(may_be, seat)
         if card is None:
@@ -149,6 +153,8 @@ class Recording:
             "evidence": None,
         }
         self._emit(out, "card_played", data, box=list(tr.box) if tr.box else None)
+        if leads:
+            self._drop_before_lead(tr, seat, t)
         if tr.box is not None:
             self._sizes.append(tr.size)
             if len(self._sizes) >= 2:  # (of two, the smaller: a box on two cards must not
@@ -165,6 +171,24 @@ class Recording:
         read, last_came = self._trick_read()
         return tr.zone in read and tr.first_seen < last_came \
             and not tr.read_surely(self.settings.sure_conf)
+
+    def _drop_before_lead(self, lead: CardTrack, seat: str, t: float) -> None:
+        """Candidates held in another seat's place since before the lead `lead` of `seat` came,
+        never read surely, when only `seat` could lead: nobody's play (the seats between the
+        leader and theirs had yet to play), so objects from now on, as at `_lay_through`. Seed
+        2192 deal 1 at 640x480: a score pad in E's far corner, boxed during the first trick's
+        sweep and read AC 0.41-0.5 only, held for E's turn, was recorded as E's card as W led
+        (with S's play unread before it, `_close_gap`); E's real 7H was never recorded."""
+        view = self.view
+        if view.leaders() != {seat} or leader_in_doubt(view, self.tracks):
+            return  # (another seat may have led: the cards held may say so, `_mend_leader`)
+        for o in self.tracks:
+            if o.state == "candidate" and o.held and o.zone in SEATS and o.zone != seat \
+                    and o.first_seen < lead.first_seen \
+                    and not o.read_surely(self.settings.sure_conf):
+                o.state, o.held = "ignored", False
+                if o.box is not None:
+                    self._objects.lay_before(t, o.box)
 
     def _too_small(self, tr: CardTrack) -> bool:
         """Whether `tr` is far smaller than the cards played so far (the camera is fixed): a box

@@ -80,8 +80,9 @@ class StillObjects:
 
     def lay_before(self, t: float, box: Box) -> None:
         """`box`, seen at `t`, lay on the felt before the deal's first play, where no card of
-        it can lie, or lay through a trick as nobody's play, read weakly
-        (`Recording._lay_through`): an object, whatever it is read as. (Seed 2174 deal 16: the
+        it can lie, or lay through a trick as nobody's play, or in a seat's place before the
+        lead came, read weakly (`Recording._lay_through`, `_drop_before_lead`): an object,
+        whatever it is read as. (Seed 2174 deal 16: the
         score pad read AC from the first frame, boxed afresh after the first trick's sweep, was
         recorded as N's card of the second trick.)"""
         self._place(t, box).marked = True

@@ -4,7 +4,16 @@ only once read surely."""
 from __future__ import annotations
 
 import pytest
-from tracker_script import SPOT, dealt_by_referee, det, lying_at, plays, run, started, tracker
+from tracker_script import (
+    SPOT,
+    dealt_by_referee,
+    det,
+    lying_at,
+    plays,
+    run,
+    started,
+    tracker,
+)
 
 from vision.detections import UNNAMED, Detection
 from vision.still_objects import GAP_S, OBJECT_KEEP_S, STILL_S, StillObjects
@@ -275,3 +284,42 @@ def test_an_object_read_weakly_in_front_of_a_seat_through_its_trick_is_not_its_n
         events += ev
     assert plays(events) == [("N", "9D"), ("W", "TD"), ("S", "8D"), ("E", "7D"),
                              ("W", "KS"), ("S", "7S"), ("E", "8S"), ("N", "9S")]
+
+
+@pytest.mark.parametrize("early", ["pad", "card"])
+def test_an_object_read_weakly_in_front_of_a_seat_before_the_lead_came_is_not_its_card(
+        early: str) -> None:
+    # Seed 2192 deal 1 at 640x480: a score pad in E's far corner, boxed as the first trick was
+    # swept and read AC 0.41-0.5 only, was held for E's turn and recorded as E's card as W led
+    # (with S's play unread before it); E's real 7H was never recorded: 30/32, five false flags.
+    # (A card read plainly there, put down early, is E's card: S's, under the hand as it came,
+    # is named when seen.)
+    tr = started("E", {"taker": "N", "bid": 80, "trump": "H"})  # N leads, then W, S, E
+    x, y = SPOT["E"][0] + 200, SPOT["E"][1] - 150
+    box = (x - 50, y - 45, x + 50, y + 45)
+    pad = Detection(UNNAMED, 0.0, box, (("AC", 0.44), ("7C", 0.06))) if early == "pad" \
+        else Detection("8S", 0.9, box)
+    assert tr._zone(pad) == "E"
+    lying: dict[str, str] = {}
+    events = []
+    t = 0.0
+    for seat, card in (("N", "9D"), ("W", "TD"), ("S", "8D"), ("E", "7D")):  # (W's TD wins)
+        lying[seat] = card
+        ev, t = run(tr, lying_at(lying), t0=t, seconds=1.5)
+        events += ev
+    ev, t = run(tr, lambda t: [*lying_at(lying)(t), pad], t0=t, seconds=0.6)  # (the sweep)
+    events += ev
+    ev, t = run(tr, lambda t: [pad], t0=t, seconds=1.5)
+    events += ev
+    lying = {}
+    for seat, card in (("W", "KS"), ("S", "7S"), ("E", "8S"), ("N", "9S")):
+        if seat != "E" or early == "pad":
+            lying[seat] = card
+        ev, t = run(tr, lambda t: [*lying_at(lying)(t), pad], t0=t, seconds=1.5)
+        events += ev
+    record = plays(events)
+    for e in events:
+        if e["type"] == "correction":
+            record[e["data"]["play"]] = (record[e["data"]["play"]][0], e["data"]["card"])
+    assert record == [("N", "9D"), ("W", "TD"), ("S", "8D"), ("E", "7D"),
+                      ("W", "KS"), ("S", "7S"), ("E", "8S"), ("N", "9S")]
