@@ -266,9 +266,25 @@ class ReadingFixes:
         if top == tr.card or share < RECHECK_SHARE or index is None \
                 or self.view.choose_again(readings, index) != top:
             return
-        self._emit(out, "correction", {"play": index, "card": top, "before": tr.card,
+        before, tr.card = tr.card, top
+        self._emit(out, "correction", {"play": index, "card": top, "before": before,
                                        "uncertain": True})
-        tr.card = top
+        self._give_freed(before, tr, out)
+
+    def _give_freed(self, card: str | None, renamed: CardTrack, out: list[Event]) -> None:
+        """`card`, renamed away from its play, is free: a play named otherwise only because it
+        was taken, whose votes favour it (RECHECK_SHARE of them), takes it now, in doubt, not
+        at the deal's end. Seed 2193 deal 4 at 640x480 (ancient_french): S's 7H, read 8H, and
+        E's 8H, read 8H 0.83 of its votes and named 9H (the 8H played); when S's play was
+        renamed 7H at the sweep, E's kept 9H 31 s more. (Not the play `renamed` away from it
+        by votes beside its own: a second box's.)"""
+        if card is None:
+            return
+        for o in self.tracks:
+            if o is not renamed and o.state in ("played", "gathered") and o.card != card \
+                    and not o.hinted \
+                    and o.readings() and o.readings()[0][0] == card:
+                self._rename_by_votes(o, o.readings(), out)
 
     def _with_hints(self, tr: CardTrack) -> list[tuple[str, float]]:
         """`tr`'s readings; for a card read plainly only a few frames, in doubt, in front of a

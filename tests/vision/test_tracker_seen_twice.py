@@ -434,3 +434,25 @@ def test_a_card_seen_twice_renames_a_second_play_of_the_earlier_trick_when_its_w
     assert fixes == [(0, "7C", "7S"), (2, "TC", "TS")]
     assert plays(events)[-1] == ("E", "TS")
     assert [card for _, card in tr.view.plays[:4]] == ["7C", "8C", "TC", "9S"]
+
+
+def test_a_card_freed_by_a_renaming_goes_to_the_play_named_otherwise_for_want_of_it() -> None:
+    # Seed 2193 deal 4 at 640x480 (ancient_french): S's 7H was read 8H and E's 8H, read 8H in
+    # 0.83 of its votes, was named 9H (the 8H played); when S's play was renamed 7H at the
+    # sweep, E's kept 9H 31 s more, until the deal's end.
+    x, y = SPOT["S"]
+    second = det("9C", (x + 4, y + 6), 0.66, [("8C", 0.05)])
+    tr, first, lying, events, t = _second_box_on_s_card(det("8C", "S", 0.75, [("9C", 0.15)]),
+                                                         second)
+    ev, t = run(tr, lambda t: [*lying(t), second], t0=t, seconds=2.0)
+    events += ev
+    e_card = det("8C", "E", 0.6, [("AC", 0.1)])  # (S's 9C no contender: E's card named AC)
+    ev, t = run(tr, lambda t: [*lying(t), second, e_card], t0=t, seconds=1.0)
+    events += ev
+    assert plays(events) == [*first, ("S", "8C"), ("E", "AC")]  # (the 8C played)
+    ev, _ = run(tr, lambda t: [], t0=t, seconds=1.0)  # swept
+    assert kinds(ev)[-1] == "trick_gathered"
+    assert [fixed(e) for e in ev if e["type"] == "correction"] == [
+        {"play": 2, "card": "9C", "before": "8C", "uncertain": True},
+        {"play": 3, "card": "8C", "before": "AC", "uncertain": True}]
+    assert tr.view.plays[2:] == [("S", "9C"), ("E", "8C")]
