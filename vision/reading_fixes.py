@@ -280,11 +280,10 @@ class ReadingFixes:
         by votes beside its own: a second box's.)"""
         if card is None:
             return
-        for o in self.tracks:
-            if o is not renamed and o.state in ("played", "gathered") and o.card != card \
-                    and not o.hinted \
-                    and o.readings() and o.readings()[0][0] == card:
-                self._rename_by_votes(o, o.readings(), out)
+        for o in self.tracks:  # (`_rename_by_votes` leaves a play already named so)
+            if o is not renamed and o.state in ("played", "gathered") and not o.hinted \
+                    and (readings := o.readings()) and readings[0][0] == card:
+                self._rename_by_votes(o, readings, out)
 
     def _with_hints(self, tr: CardTrack) -> list[tuple[str, float]]:
         """`tr`'s readings; for a card read plainly only a few frames, in doubt, in front of a

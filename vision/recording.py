@@ -122,9 +122,7 @@ class Recording:
             return
         if len(view.plays) >= 4 * (view.gathered + 1):
             if self._lay_through(tr):
-                tr.state, tr.held = "ignored", False
-                if tr.box is not None:  # (an object from now on, whatever it is read as)
-                    self._objects.lay_before(t, tr.box)
+                self._set_aside(tr, t)
                 return
             self._gather(out, tr)  # the next trick has begun, so the last one was gathered
         leads = not view.trick_plays
@@ -180,15 +178,21 @@ class Recording:
         sweep and read AC 0.41-0.5 only, held for E's turn, was recorded as E's card as W led
         (with S's play unread before it, `_close_gap`); E's real 7H was never recorded."""
         view = self.view
-        if view.leaders() != {seat} or leader_in_doubt(view, self.tracks):
+        before = [o for o in self.tracks
+                  if o.state == "candidate" and o.held and o.zone in SEATS and o.zone != seat
+                  and o.first_seen < lead.first_seen
+                  and not o.read_surely(self.settings.sure_conf)]
+        if not before or view.leaders() != {seat} or leader_in_doubt(view, self.tracks):
             return  # (another seat may have led: the cards held may say so, `_mend_leader`)
-        for o in self.tracks:
-            if o.state == "candidate" and o.held and o.zone in SEATS and o.zone != seat \
-                    and o.first_seen < lead.first_seen \
-                    and not o.read_surely(self.settings.sure_conf):
-                o.state, o.held = "ignored", False
-                if o.box is not None:
-                    self._objects.lay_before(t, o.box)
+        for o in before:
+            self._set_aside(o, t)
+
+    def _set_aside(self, tr: CardTrack, t: float) -> None:
+        """`tr` is nobody's play: ignored, and its place an object from now on, whatever it is
+        read as (`StillObjects.lay_before`)."""
+        tr.state, tr.held = "ignored", False
+        if tr.box is not None:
+            self._objects.lay_before(t, tr.box)
 
     def _too_small(self, tr: CardTrack) -> bool:
         """Whether `tr` is far smaller than the cards played so far (the camera is fixed): a box

@@ -9,10 +9,12 @@ from tracker_script import (
     dealt_by_referee,
     det,
     lying_at,
+    one_by_one,
     plays,
     run,
     started,
     tracker,
+    with_fixes,
 )
 
 from vision.detections import UNNAMED, Detection
@@ -300,26 +302,16 @@ def test_an_object_read_weakly_in_front_of_a_seat_before_the_lead_came_is_not_it
     pad = Detection(UNNAMED, 0.0, box, (("AC", 0.44), ("7C", 0.06))) if early == "pad" \
         else Detection("8S", 0.9, box)
     assert tr._zone(pad) == "E"
-    lying: dict[str, str] = {}
-    events = []
-    t = 0.0
-    for seat, card in (("N", "9D"), ("W", "TD"), ("S", "8D"), ("E", "7D")):  # (W's TD wins)
-        lying[seat] = card
-        ev, t = run(tr, lying_at(lying), t0=t, seconds=1.5)
-        events += ev
-    ev, t = run(tr, lambda t: [*lying_at(lying)(t), pad], t0=t, seconds=0.6)  # (the sweep)
+    first = [("N", "9D"), ("W", "TD"), ("S", "8D"), ("E", "7D")]  # (W's TD wins)
+    events, t = one_by_one(tr, first, pace=1.5)
+    ev, t = run(tr, lambda t: [*lying_at(dict(first))(t), pad], t0=t, seconds=0.6)  # (sweep)
     events += ev
     ev, t = run(tr, lambda t: [pad], t0=t, seconds=1.5)
     events += ev
-    lying = {}
+    lying: dict[str, str] = {}
     for seat, card in (("W", "KS"), ("S", "7S"), ("E", "8S"), ("N", "9S")):
         if seat != "E" or early == "pad":
             lying[seat] = card
         ev, t = run(tr, lambda t: [*lying_at(lying)(t), pad], t0=t, seconds=1.5)
         events += ev
-    record = plays(events)
-    for e in events:
-        if e["type"] == "correction":
-            record[e["data"]["play"]] = (record[e["data"]["play"]][0], e["data"]["card"])
-    assert record == [("N", "9D"), ("W", "TD"), ("S", "8D"), ("E", "7D"),
-                      ("W", "KS"), ("S", "7S"), ("E", "8S"), ("N", "9S")]
+    assert with_fixes(events, 0) == [*first, ("W", "KS"), ("S", "7S"), ("E", "8S"), ("N", "9S")]
