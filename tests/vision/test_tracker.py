@@ -45,6 +45,22 @@ def test_a_card_still_moving_is_not_played_until_it_stops() -> None:
     assert events[0]["data"]["t"] >= 1.3 - 1e-6
 
 
+def test_a_card_easing_to_rest_counts_as_still_from_when_it_stopped() -> None:
+    # Read 7S under the hand that slides it, 8S once let go (a name in doubt waits), it stops
+    # at 0.2 s and its jittering box crosses its first spot's bound only at 0.4 s: it has lain
+    # still since 0.2 s, and is recorded steady_s (0.3 s) later, not 0.3 s after 0.4 s.
+    tr = started()
+    ys = {0.0: 512.0, 0.1: 504.0, 0.2: 500.0, 0.3: 499.0}
+
+    def script(t: float):
+        y = ys.get(round(t, 1), 498.5)
+        return [det("7S" if t < 0.15 else "8S", (400, y))]
+
+    events, _ = run(tr, script, seconds=1.5)
+    assert plays(events) == [("S", "8S")]
+    assert events[0]["data"]["t"] == pytest.approx(0.5)
+
+
 def test_flicker_neither_creates_nor_loses_plays() -> None:
     tr = started()
     rng = random.Random(3)
