@@ -139,7 +139,10 @@ class ReadingFixes:
         seat due before `first`, nothing lying in its place at all since the sweep, while the
         next seat's card lies after `first`'s: a lead never seen while two cards after it were
         (the box model may miss a card: seed 2098 deal 8, S's AH never boxed, and a reading of
-        0.065 was taken over it; seed 2086 deal 9, W's lead came after three cards, 0.099)."""
+        0.065 was taken over it; seed 2086 deal 9, W's lead came after three cards, 0.099).
+        A leader that is the one seat due before `first`, nothing ever in its place since the
+        sweep, is ruled out at once when `first` is read surely and the leader's own card of
+        the last trick was named in doubt (`_won_in_doubt`)."""
         view = self.view
         if in_turn_from(view, lying, first.zone, leaders):
             return FAINT_SHARE
@@ -159,10 +162,26 @@ class ReadingFixes:
                     self._glimpsed.get(seat, first.first_seen) < first.first_seen
                     for seat in before)):
                 continue
+            if before == [leader] and leader not in self._glimpsed \
+                    and first.read_surely(self.settings.sure_conf) and self._won_in_doubt(leader):
+                continue  # (its winning card was named in doubt: the readings are suspect)
             if not (before and followed and not any(seat in self._glimpsed for seat in before)):
                 return None
             least = LONE_SHARE
         return least
+
+    def _won_in_doubt(self, seat: str) -> bool:
+        """Whether `seat`'s card in the last trick gathered was named in doubt (read under
+        sure_conf or under DOUBTED_SHARE of its votes, `name_doubted`): the next seat's card
+        read surely, lying first with nothing ever in `seat`'s place, says another card won
+        (seed 2197 deal 19 at 640x480: E's KC, read JS 0.55 in doubt, won by trumping; N's AD
+        lead was held 2.0 s, until W's card came after it)."""
+        start = 4 * self.view.gathered
+        for seat_at, card in self.view.plays[start - 4:start]:
+            if seat_at == seat and card is not None:
+                track = track_of(self.tracks, card)
+                return track is not None and track.name_doubted
+        return False
 
     def _correct(self, fix: tuple[int, str, CardTrack] | None, out: list[Event]) -> None:
         if fix is None:

@@ -233,6 +233,27 @@ def test_a_lead_never_seen_one_seat_before_two_cards_needs_a_real_other_reading(
         assert fixes == [] and tr.view.plays[0] == ("N", "QH")
 
 
+@pytest.mark.parametrize("conf", [0.55, 0.9])
+def test_a_lone_next_card_read_surely_questions_a_winner_named_in_doubt(conf) -> None:
+    # Seed 2197 deal 19 at 640x480: E's KC, read JS 0.55 (in doubt), seemed to trump and win;
+    # N's AD, read surely, lay alone 2.0 s, nothing ever in E's place, until W's card came.
+    tr = started("E", {"taker": "N", "bid": 80, "trump": "S"})  # N leads, then W, S, E
+    misread = det("QH", "N", conf, alts=(("QD", 0.1),))  # (as QD, W's KD won)
+    _, t = one_by_one(tr, [("W", "KD"), ("S", "8D"), ("E", "9D")], t=run(
+        tr, lambda t: [misread], seconds=0.8)[1])
+    _, t = run(tr, lambda t: [misread, *lying_at({"W": "KD", "S": "8D", "E": "9D"})(t)], t0=t)
+    _, t = run(tr, lambda t: [], t0=t, seconds=1.0)  # swept
+    assert tr.view.plays[0] == ("N", "QH") and tr.view.leaders() == {"N"}
+    events, _ = run(tr, lying_at({"W": "7C"}), t0=t, seconds=2.0)
+    fixes = [fixed(e) for e in events if e["type"] == "correction"]
+    if conf < 0.6:  # QH named in doubt: W, the next seat, read surely, led
+        assert fixes == [{"play": 0, "card": "QD", "before": "QH"}]
+        assert plays(events) == [("W", "7C")]
+        assert events[-1]["data"]["t"] - t <= 0.5
+    else:  # QH read surely: N's lead may yet come (a card the box model missed)
+        assert fixes == [] and plays(events) == []
+
+
 def test_the_trick_before_is_questioned_again_once_a_card_seen_twice_corrects_it() -> None:
     # Seed 2097 deal 3: two cards of the trick before misread; one corrected by a card seen
     # twice, the other by the order of the next cards, which had been weighed before the first.
