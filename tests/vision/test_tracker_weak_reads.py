@@ -203,3 +203,16 @@ def test_a_weak_box_shifted_on_a_card_does_not_move_where_it_lies():
     ((_kind, play),) = [(e["type"], e["data"]) for e in events]
     assert (play["seat"], play["card"]) == ("N", "7H")
     assert play["seen"] == 0.0 and play["t"] <= tr.settings.steady_s + 1e-6
+
+
+def test_a_card_named_once_then_read_weakly_alike_is_seen_in_those_frames():
+    # Seed 2198 deal 2 (svgcards): S's 9D, read 8D 0.54 in its first frame, then boxed in every
+    # frame read 9D 0.36-0.41 ahead of TD 0.13-0.17: frames under WEAK_SEEN 0.4 did not count,
+    # and it was recorded 0.73 s after it settled.
+    tr = dealt_by_referee("E")  # N leads
+    first = det("8D", "N", 0.54, (("7D", 0.3),))
+    events, _ = run(tr, lambda t: [first] if t < 0.1 else [weak("9D", "N", 0.37, (("TD", 0.14),))],
+                    seconds=1.0)
+    ((_kind, play),) = [(e["type"], e["data"]) for e in events]
+    assert (play["seat"], play["card"]) == ("N", "9D")
+    assert play["t"] <= 0.5 + 1e-6
