@@ -36,7 +36,7 @@ from vision.felt_marks import FeltMarks
 from vision.gathering import Gathering
 from vision.geometry import OUTSIDE, SEATS, TRICK, TableGeometry
 from vision.reading_fixes import ReadingFixes
-from vision.recording import SMALL, Recording
+from vision.recording import Recording
 from vision.still_objects import StillObjects, before_deal
 from vision.track_match import found_again, match_tracks
 from vision.turn_order import TurnOrder
@@ -199,8 +199,6 @@ class TableTracker(Recording, Gathering, ReadingFixes, UnreadNaming, TurnOrder):
         new = match_tracks(self.tracks, seen, t, s, full)
         if streaks:
             new = [self._since_streak(tr, streaks) for tr in new]
-        for tr in new:
-            self._since_weak_boxes(tr, t)
         # (when the trick on the table began: its first card's first sighting; asked for new
         # tracks only)
         began = min((o.first_seen for o in self.tracks if o.state == "played"),
@@ -282,25 +280,6 @@ class TableTracker(Recording, Gathering, ReadingFixes, UnreadNaming, TurnOrder):
         for when, sighting in frames:
             fresh.see(when, sighting, tr.zone, self.settings.settle)
         return fresh
-
-    def _since_weak_boxes(self, tr: CardTrack, t: float) -> None:
-        """A new track named at once lay where it lies since the frames in a row before this one
-        boxed it whole but unnamed, its name among their readings (`WeakStreaks.lain_since`),
-        where a streak may start (`_may_streak`): from the first of them it is still, and seen.
-        Whole: its box and theirs as large as the cards played (SMALL of them), so no hand
-        covered part of it (seed 2186 deal 2: E's 9D, slid in under the hand, its partial box
-        read 7D weakly twice then 7D 0.62, would have been recorded 7D at once, before the
-        hand left it; the whole card read 9D)."""
-        size = self._card_size
-        if tr.first_seen < t or tr.box is None or not tr.votes or size is None \
-                or tr.size < SMALL * size:
-            return
-        card = tr.readings()[0][0]
-        if card in self.view.played:
-            return  # (for `vision.seen_twice` to settle, from its own sightings)
-        since = self._streaks.lain_since(t, tr.box, card, SMALL * size)
-        if since is not None and self._may_streak(Detection(card, 1.0, tr.box)):
-            tr.lain_unnamed([when for when in self._frames if since <= when < t])
 
     def _drop_echoes(self, t: float) -> None:
         """A candidate lying where a card of the trick on the table lies is that card read twice

@@ -58,31 +58,10 @@ class WeakStreaks:
 
     def __init__(self) -> None:
         self._streaks: list[_Streak] = []
-        # every box of the last CLEAR_S, and the unnamed ones among them (with their readings)
-        self._boxes: deque[tuple[float, list[Box], list[Detection]]] = deque()
+        self._boxes: deque[tuple[float, list[Box]]] = deque()  # every box of the last CLEAR_S
 
-    def _was_bare(self, box: Box, before: float = float("inf")) -> bool:
-        return any(all(iou(box, b) < ON_PLACE for b in boxes)
-                   for t, boxes, _unnamed in self._boxes if t < before)
-
-    def lain_since(self, t: float, box: Box, card: str, least: float) -> float | None:
-        """When the card just named `card` at `box` (this frame, `t`) began to lie there, if
-        sooner: the first of the frames in a row before this one boxed whole (long side `least`
-        at least) at its place (SAME_PLACE) but unnamed, `card` among the box's readings, that
-        place bare before them (CLEAR_S). None if the frame before had no such box. A card read
-        too weakly to name, and not alike enough for a streak, lay there all the same (seed
-        2184 deal 7, heruka: E's QS boxed from the frame it came to rest, read JS 0.27 / QS
-        0.23 / QC 0.15, QS 0.25 / JS 0.21, ..., until QS 0.52 0.3 s later: recorded then, not
-        0.3 s later still)."""
-        since = None
-        for when, _boxes, unnamed in reversed(self._boxes):
-            if when >= t:
-                continue
-            if not any(iou(box, d.box) >= SAME_PLACE and card in dict(d.alternatives)
-                       and _long_side(d.box) >= least for d in unnamed):
-                break
-            since = when
-        return since if since is not None and self._was_bare(box, since) else None
+    def _was_bare(self, box: Box) -> bool:
+        return any(all(iou(box, b) < ON_PLACE for b in boxes) for _t, boxes in self._boxes)
 
     def promote(
         self,
@@ -119,12 +98,7 @@ class WeakStreaks:
             else:
                 out.append(d)
         self._streaks = streaks  # (a streak not read alike this frame ends)
-        self._boxes.append((t, [d.box for d in detections],
-                            [d for d in detections if d.card == UNNAMED]))
+        self._boxes.append((t, [d.box for d in detections]))
         while self._boxes and self._boxes[0][0] < t - CLEAR_S:
             self._boxes.popleft()
         return out, promoted
-
-
-def _long_side(box: Box) -> float:
-    return max(box[2] - box[0], box[3] - box[1])

@@ -3,7 +3,7 @@ put down whose every box reads under the naming bar is seen all the same."""
 
 from __future__ import annotations
 
-from tracker_script import SPOT, dealt_by_referee, det, one_by_one, plays, run
+from tracker_script import SPOT, dealt_by_referee, det, plays, run
 
 from vision.detections import UNNAMED, Detection
 from vision.weak_streaks import STREAK_FRAMES, WeakStreaks
@@ -93,57 +93,3 @@ def test_a_hand_read_weakly_as_a_card_for_two_frames_is_no_play():
     box = weak((("9D", 0.45), ("TD", 0.15)))
     events, _ = run(tr, lambda t: [box] if 0.2 <= t < 0.4 else [], seconds=2.0)
     assert plays(events) == []
-
-
-def test_a_card_boxed_unnamed_before_it_was_named_lay_there_from_the_first_box():
-    # Seed 2198 deal 10 (svgcards): E's 8C boxed from the frame it came to rest, read 9C 0.19 /
-    # 8C 0.17, too weakly and not alike enough for a streak, then 8C 0.63: it lay there since.
-    hazy = weak((("9C", 0.19), ("8C", 0.17), ("8S", 0.03)))
-    streaks = WeakStreaks()
-    feed(streaks, [[], [hazy], [hazy], [hazy], [det("8C", "N", 0.63)]])
-    named_at = hazy.box
-    assert streaks.lain_since(0.4, named_at, "8C", 57) == 0.1
-    assert streaks.lain_since(0.4, named_at, "7C", 57) is None  # (not among the readings)
-    assert streaks.lain_since(0.4, weak((), shift=40.0).box, "8C", 57) is None  # (elsewhere)
-    assert streaks.lain_since(0.4, named_at, "8C", 100) is None  # (boxes of part of a card)
-
-
-def test_only_unbroken_boxes_on_a_place_bare_before_count():
-    hazy = weak((("9C", 0.19), ("8C", 0.17)))
-    streaks = WeakStreaks()
-    feed(streaks, [[], [hazy], [], [hazy], [hazy], []])
-    assert streaks.lain_since(0.5, hazy.box, "8C", 0) == 0.3  # (from the frames in a row)
-    marked = WeakStreaks()  # a place boxed unnamed since the start: a mark of the felt
-    feed(marked, [[hazy]] * 6)
-    assert marked.lain_since(0.6, hazy.box, "8C", 0) is None
-
-
-def _third_card(script_s, seconds=1.5):
-    """N leads (E dealt), N's and W's cards lie named; then what `script_s(t)` says of S's."""
-    tr = dealt_by_referee("E")
-    _events, t = one_by_one(tr, [("N", "7H"), ("W", "8H")])
-    lying = [det("7H", "N"), det("8H", "W")]
-    more, _ = run(tr, lambda u: lying + script_s(round(u - t, 6)), t0=t, seconds=seconds)
-    (play,) = [e["data"] for e in more if e["type"] == "card_played"]
-    return play, t
-
-
-def test_a_card_boxed_whole_but_unnamed_before_its_name_is_recorded_as_soon_as_named():
-    hazy = weak((("9C", 0.19), ("8C", 0.17)), "S")
-    play, t = _third_card(lambda u: [] if u < 0.2 else [hazy] if u < 0.6 else [det("8C", "S")])
-    assert (play["seat"], play["card"], round(play["seen"] - t, 6)) == ("S", "8C", 0.2)
-    assert play["t"] <= t + 0.6 + 1e-6  # (at once: it lay still 0.4 s; named 0.3 s later before)
-
-
-def test_a_part_of_a_card_boxed_unnamed_is_no_proof_it_lay_there():
-    # Seed 2186 deal 2: E's 9D slid in under the hand; its part box, read 7D weakly twice then
-    # 7D 0.62, would have been recorded at once as 7D, before the hand left it.
-    x, y = SPOT["S"]
-    part = Detection(UNNAMED, 0.0, (x - 28.5, y - 8, x + 28.5, y + 44), (("8C", 0.3),))
-    play, t = _third_card(lambda u: [] if u < 0.2 else [part] if u < 0.6 else [det("8C", "S")])
-    assert round(play["seen"] - t, 6) == 0.6  # (from its first sighting whole)
-    tr = dealt_by_referee("E")  # nor the first cards of a deal: a whole card's size unknown
-    hazy = weak((("9C", 0.19), ("8C", 0.17)))
-    events, _ = run(tr, lambda t: [] if t < 0.2 else [hazy] if t < 0.6 else [det("8C", "N")],
-                    seconds=1.5)
-    assert [e["data"]["seen"] for e in events if e["type"] == "card_played"] == [0.6]
