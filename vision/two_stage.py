@@ -32,6 +32,14 @@ DEFAULT_MIN_PROB = 0.5
 # on unnamed, its readings as alternatives: never a play, but the tracker's hint for a card it
 # never read (a small 9S read 9S 0.37 / TS 0.24 frame after frame).
 WEAK_PROB = 0.2
+# A box the box model is this sure of, read too weakly to name, is passed on as a card would
+# read: its readings are the cards' shares among themselves, "none" left out, even where "none"
+# outweighs its best card. The classifier reads some plain cards of an unseen deck half "none"
+# (svgcards' and bellot's 8C: none 0.45, 8C 0.30, 9C 0.15 frame after frame for 1.5 s); dropped,
+# they were first seen late, and now the weak streaks (`vision.weak_streaks`) see them. (A score
+# pad may score so too, seed 2193 deal 0: read none 0.45 / 7C 0.22 at 0.70-0.73; so what is read
+# as no card reaches the tracker too, `TwoStage.detect`, and shows where something lay.)
+SURE_BOX = 0.7
 # On a still picture nothing else decides (no tracker, no rules), so two more rules
 # (models/card_classifier.md, session 44). A reading under min_prob is still a card when it is
 # clear: at least CLEAR_PROB, CLEAR_LEAD times the next name, and "none" under CLEAR_NONE (the
@@ -107,15 +115,21 @@ def _read(
 
 
 def _weak(
-    box: tuple[float, float, float, float], row: np.ndarray, weak_prob: float
+    box: tuple[float, float, float, float], row: np.ndarray, weak_prob: float,
+    sure_box: bool = False,
 ) -> Detection | None:
     """An unnamed detection whose alternatives are the box's readings of 0.05 or more, when its
-    best one reads at least weak_prob (and above "none"), or None. (Called for boxes read
-    under min_prob.)"""
+    best one reads at least weak_prob and above "none", or None. A box the box model is sure of
+    (`sure_box`, `SURE_BOX`) counts whatever "none" reads, its readings then the cards' shares
+    among themselves. (Called for boxes read under min_prob.)"""
     cards = row[:NONE]
     order = np.argsort(-cards)
-    if row[NONE] >= cards[order[0]] or cards[order[0]] < weak_prob:
+    if cards[order[0]] < weak_prob:
         return None
+    if row[NONE] >= cards[order[0]] and not sure_box:
+        return None
+    if sure_box:
+        cards = cards / cards.sum()
     readings = tuple((LABELS[int(i)], round(float(cards[i]), 4))
                      for i in order[:MAX_ALTERNATIVES] if cards[i] >= 0.05)
     return Detection(UNNAMED, 0.0, box, readings)
@@ -131,9 +145,11 @@ def refine(
     still: bool = False,
     memory: DeckMemory | None = None,
     crops: list[tuple[tuple[float, float, float, float], np.ndarray]] | None = None,
+    vetoed: list[tuple[float, float, float, float]] | None = None,
 ) -> list[Detection]:
     """Re-read each detection's box; drop the ones read as "none", keep one per card. With
-    `weak_prob`, the boxes read too weakly to name follow, unnamed (`_weak`); `still`: the
+    `weak_prob`, the boxes read too weakly to name follow, unnamed (`_weak`), and the boxes of
+    the box model dropped are added to `vetoed` if given; `still`: the
     rules of a single picture (`_read`). With a deck `memory`, its readings are mixed in, and
     the boxes read as some card rather than "none" are added to `crops` with their features
     (for it to learn from)."""
@@ -157,8 +173,11 @@ def refine(
         found = _read(d.box, row, min_prob, still)
         if found is not None:
             out.append(found)
-        elif weak_prob is not None and (hint := _weak(d.box, row, weak_prob)) is not None:
+        elif weak_prob is not None and (
+                hint := _weak(d.box, row, weak_prob, d.confidence >= SURE_BOX)) is not None:
             weak.append(hint)
+        elif vetoed is not None and d.confidence > 0:
+            vetoed.append(d.box)
     return one_per_card(out) + weak
 
 
@@ -226,16 +245,21 @@ class TwoStage:
         self.last_ms = 0.0  # both stages, last call: for `belote detect` and the health page
 
     def _read(self, bgr: np.ndarray, main: np.ndarray | None, boxes: Sequence[Detection],
-              weight: float) -> list[Detection]:
+              weight: float, vetoed: list[tuple[float, float, float, float]] | None = None
+              ) -> list[Detection]:
         if main is None or main.shape[:2] == bgr.shape[:2]:
             return refine(bgr, boxes, self.classifier, self.min_prob, weight, self.weak_prob,
-                          self.still, self.memory, self.last_crops)
+                          self.still, self.memory, self.last_crops, vetoed)
         sx, sy = main.shape[1] / bgr.shape[1], main.shape[0] / bgr.shape[0]
         crops: list[tuple[tuple[float, float, float, float], np.ndarray]] = []
+        big: list[tuple[float, float, float, float]] = []
         found = refine(main, [_scaled(d, sx, sy) for d in boxes], self.classifier,
-                       self.min_prob, weight, self.weak_prob, self.still, self.memory, crops)
+                       self.min_prob, weight, self.weak_prob, self.still, self.memory, crops,
+                       big if vetoed is not None else None)
         # (the memory matches crops with the tracker's boxes: in the small picture's pixels)
         self.last_crops += [(_scaled_box(box, 1 / sx, 1 / sy), f) for box, f in crops]
+        if vetoed is not None:
+            vetoed += [_scaled_box(box, 1 / sx, 1 / sy) for box in big]
         return [_scaled(d, 1 / sx, 1 / sy) for d in found]
 
     def __repr__(self) -> str:
@@ -276,7 +300,9 @@ class TwoStage:
         if self.still_boxes is not None:
             boxes = list(boxes) + [d for d in self.still_boxes.boxes(bgr, STILL_BOX_CONF)
                                    if all(iou(d.box, b.box) < STILL_SAME_BOX for b in boxes)]
-        found = self._read(bgr, main, boxes, self.detector_weight)
+        vetoed: list[tuple[float, float, float, float]] | None = (
+            [] if self.weak_prob is not None else None)
+        found = self._read(bgr, main, boxes, self.detector_weight, vetoed)
         if self.background is not None:  # then what differs from the felt where no card was read
             named = [d.box for d in found if d.card != UNNAMED]
             # Cards lying still lately, where the box model found nothing: a box found there,
@@ -294,6 +320,8 @@ class TwoStage:
                     d for d in both if d.card == UNNAMED]
             cards = [d for d in found if d.card != UNNAMED]
             self.background.learn([d.box for d in cards], [d.card for d in cards])
+        if vetoed:  # video: what the box model found and the classifier read as no card, unnamed
+            found += _unnamed(vetoed)  # with no readings: something lies there (a score pad)
         self.last_ms = (time.perf_counter() - start) * 1000
         return [d for d in found if conf is None or d.confidence >= conf]
 

@@ -142,6 +142,52 @@ def test_refine_passes_weak_readings_on_unnamed_when_asked() -> None:
     assert out[1].alternatives[0][1] == pytest.approx(0.37, abs=0.01)
 
 
+def test_a_box_the_box_model_is_sure_of_passes_on_its_card_shares_whatever_none_reads() -> None:
+    image = np.zeros((100, 300, 3), np.uint8)
+    plain_8c = {"none": 0.45, "8C": 0.3, "9C": 0.15, "8S": 0.1}  # svgcards' 8C, unseen deck
+    back = {"none": 0.95, "8C": 0.03, "9C": 0.02}
+    weak_9d = {"9D": 0.4, "TD": 0.2, "none": 0.2, "8D": 0.2}
+    dets = [_det("?", 0, conf=0.8), _det("?", 50, conf=0.6), _det("?", 100, conf=0.8),
+            _det("?", 150, conf=0.8), _det("?", 200, conf=0.6)]
+    reader = _Fixed([plain_8c, plain_8c, back, weak_9d, weak_9d])
+    out = refine(image, dets, reader, weak_prob=0.2)  # type: ignore[arg-type]
+    # The sure boxes read as a card would be: each card's share of the cards' readings. The
+    # unsure box read mostly "none" is dropped, the back too (its best card under weak_prob).
+    assert [(d.card, d.confidence, d.box) for d in out] == [
+        ("?", 0.0, dets[0].box), ("?", 0.0, dets[3].box), ("?", 0.0, dets[4].box)]
+    shares = dict(out[0].alternatives)
+    assert list(shares) == ["8C", "9C", "8S"]
+    assert shares["8C"] == pytest.approx(0.3 / 0.55, abs=0.01)
+    assert shares["9C"] == pytest.approx(0.15 / 0.55, abs=0.01)
+    assert dict(out[1].alternatives)["9D"] == pytest.approx(0.5, abs=0.01)
+    assert dict(out[2].alternatives)["9D"] == pytest.approx(0.4, abs=0.01)  # (as read)
+    assert refine(image, dets, reader) == []  # type: ignore[arg-type]  # still pictures: dropped
+
+
+def test_on_video_the_boxes_read_as_no_card_are_passed_on_unnamed_with_no_readings() -> None:
+    from pathlib import Path
+
+    from vision.two_stage import WEAK_PROB, TwoStage
+
+    class Boxes:
+        model = Path("m.onnx")
+
+        def boxes(self, bgr: np.ndarray, conf: float) -> list[Detection]:
+            return [_det("?", 0, conf=0.6), _det("?", 50, conf=0.6), _det("?", 100, conf=0.3)]
+
+    rows = [{"JH": 0.9}, {"none": 0.9, "7S": 0.1}, {"9S": 0.37, "TS": 0.24, "none": 0.2}]
+    image = np.zeros((100, 300, 3), np.uint8)
+    video = TwoStage(Boxes(), _Fixed(rows), box_conf=0.1, weak_prob=WEAK_PROB)  # type: ignore[arg-type]
+    found = [(d.card, d.box, [c for c, _p in d.alternatives]) for d in video.detect(image)]
+    # A score pad or a back read as no card shows that something lies there (the tracker's
+    # weak streaks and still objects), named nothing and read as nothing.
+    assert found == [("JH", (0.0, 10.0, 40.0, 70.0), []),
+                     ("?", (100.0, 10.0, 140.0, 70.0), ["9S", "TS"]),
+                     ("?", (50.0, 10.0, 90.0, 70.0), [])]
+    still = TwoStage(Boxes(), _Fixed(rows), box_conf=0.1)  # type: ignore[arg-type]
+    assert [d.card for d in still.detect(image)] == ["JH"]
+
+
 @pytest.mark.parametrize(("row", "named"), [  # (rows sum to 1)
     ({"9S": 0.45, "TS": 0.2, "8S": 0.18, "9C": 0.16, "none": 0.01}, True),  # clear
     ({"9S": 0.31, "TS": 0.15, "8S": 0.15, "9C": 0.14, "9D": 0.125, "9H": 0.125, "none": 0.001},

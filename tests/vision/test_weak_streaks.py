@@ -93,3 +93,14 @@ def test_a_hand_read_weakly_as_a_card_for_two_frames_is_no_play():
     box = weak((("9D", 0.45), ("TD", 0.15)))
     events, _ = run(tr, lambda t: [box] if 0.2 <= t < 0.4 else [], seconds=2.0)
     assert plays(events) == []
+
+
+def test_a_place_boxed_as_no_card_then_read_weakly_alike_is_no_card_put_down() -> None:
+    # Seed 2193 deal 0: a score pad, boxed all deal long and read as no card (passed on unnamed
+    # with no readings), then read 7C 0.40 / 8C 0.24 as the box model grew sure of it: the
+    # felt never showed bare there, so no card was put down. Unboxed before, it would have been.
+    pad = weak(())
+    read = weak((("7C", 0.40), ("8C", 0.24)))
+    frames = [[pad]] * 25 + [[read]] * 5
+    assert all(p == [] for _o, p in feed(WeakStreaks(), frames))
+    assert any(p for _o, p in feed(WeakStreaks(), [[]] * 25 + [[read]] * 5))
