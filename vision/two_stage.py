@@ -40,6 +40,10 @@ WEAK_PROB = 0.2
 # pad may score so too, seed 2193 deal 0: read none 0.45 / 7C 0.22 at 0.70-0.73; so what is read
 # as no card reaches the tracker too, `TwoStage.detect`, and shows where something lay.)
 SURE_BOX = 0.7
+# Such a box is passed on when its best card reads this much (so one read none 0.9 or more stays
+# out): bellot's 8S read none 0.53-0.68, 8S 0.14-0.22 for 0.6 s (seed 2200 deal 1), mostly
+# under WEAK_PROB.
+SURE_WEAK_PROB = 0.1
 # On a still picture nothing else decides (no tracker, no rules), so two more rules
 # (models/card_classifier.md, session 44). A reading under min_prob is still a card when it is
 # clear: at least CLEAR_PROB, CLEAR_LEAD times the next name, and "none" under CLEAR_NONE (the
@@ -120,11 +124,11 @@ def _weak(
 ) -> Detection | None:
     """An unnamed detection whose alternatives are the box's readings of 0.05 or more, when its
     best one reads at least weak_prob and above "none", or None. A box the box model is sure of
-    (`sure_box`, `SURE_BOX`) counts whatever "none" reads, its readings then the cards' shares
-    among themselves. (Called for boxes read under min_prob.)"""
+    (`sure_box`, `SURE_BOX`) counts from SURE_WEAK_PROB whatever "none" reads, its readings then
+    the cards' shares among themselves. (Called for boxes read under min_prob.)"""
     cards = row[:NONE]
     order = np.argsort(-cards)
-    if cards[order[0]] < weak_prob:
+    if cards[order[0]] < (min(weak_prob, SURE_WEAK_PROB) if sure_box else weak_prob):
         return None
     if row[NONE] >= cards[order[0]] and not sure_box:
         return None

@@ -147,14 +147,19 @@ def test_a_box_the_box_model_is_sure_of_passes_on_its_card_shares_whatever_none_
     plain_8c = {"none": 0.45, "8C": 0.3, "9C": 0.15, "8S": 0.1}  # svgcards' 8C, unseen deck
     back = {"none": 0.95, "8C": 0.03, "9C": 0.02}
     weak_9d = {"9D": 0.4, "TD": 0.2, "none": 0.2, "8D": 0.2}
+    faint_8s = {"none": 0.68, "8S": 0.14, "9S": 0.05, "8C": 0.05, "7S": 0.04, "TS": 0.04}
     dets = [_det("?", 0, conf=0.8), _det("?", 50, conf=0.6), _det("?", 100, conf=0.8),
-            _det("?", 150, conf=0.8), _det("?", 200, conf=0.6)]
-    reader = _Fixed([plain_8c, plain_8c, back, weak_9d, weak_9d])
+            _det("?", 150, conf=0.8), _det("?", 200, conf=0.6), _det("?", 250, conf=0.8),
+            _det("?", 250, conf=0.6)]
+    reader = _Fixed([plain_8c, plain_8c, back, weak_9d, weak_9d, faint_8s, faint_8s])
     out = refine(image, dets, reader, weak_prob=0.2)  # type: ignore[arg-type]
-    # The sure boxes read as a card would be: each card's share of the cards' readings. The
-    # unsure box read mostly "none" is dropped, the back too (its best card under weak_prob).
+    # The sure boxes read as a card would be: each card's share of the cards' readings, from
+    # SURE_WEAK_PROB (bellot's 8S). The unsure boxes read mostly "none" are dropped, the back
+    # too (its best card under SURE_WEAK_PROB).
     assert [(d.card, d.confidence, d.box) for d in out] == [
-        ("?", 0.0, dets[0].box), ("?", 0.0, dets[3].box), ("?", 0.0, dets[4].box)]
+        ("?", 0.0, dets[0].box), ("?", 0.0, dets[3].box), ("?", 0.0, dets[4].box),
+        ("?", 0.0, dets[5].box)]
+    assert out[3].alternatives[0] == ("8S", pytest.approx(0.14 / 0.32, abs=0.01))
     shares = dict(out[0].alternatives)
     assert list(shares) == ["8C", "9C", "8S"]
     assert shares["8C"] == pytest.approx(0.3 / 0.55, abs=0.01)
