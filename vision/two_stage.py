@@ -37,8 +37,8 @@ WEAK_PROB = 0.2
 # outweighs its best card. The classifier reads some plain cards of an unseen deck half "none"
 # (svgcards' and bellot's 8C: none 0.45, 8C 0.30, 9C 0.15 frame after frame for 1.5 s); dropped,
 # they were first seen late, and now the weak streaks (`vision.weak_streaks`) see them. (A score
-# pad may score so too, seed 2193 deal 0: read none 0.45 / 7C 0.22 at 0.70-0.73; so what is read
-# as no card reaches the tracker too, `TwoStage.detect`, and shows where something lay.)
+# pad may score so too, seed 2193 deal 0: read none 0.45 / 7C 0.22 at 0.70-0.73; so the boxes
+# dropped reach the tracker too, `TwoStage.detect`, and show where something lay.)
 SURE_BOX = 0.7
 # Such a box is passed on when its best card reads this much (so one read none 0.9 or more stays
 # out): bellot's 8S read none 0.53-0.68, 8S 0.14-0.22 for 0.6 s (seed 2200 deal 1), mostly
@@ -324,8 +324,8 @@ class TwoStage:
                     d for d in both if d.card == UNNAMED]
             cards = [d for d in found if d.card != UNNAMED]
             self.background.learn([d.box for d in cards], [d.card for d in cards])
-        if vetoed:  # video: what the box model found and the classifier read as no card, unnamed
-            found += _unnamed(vetoed)  # with no readings: something lies there (a score pad)
+        if vetoed:  # video: the box model's boxes read as no card (or too weakly for a hint),
+            found += _unnamed(vetoed)  # unnamed with no readings: something lies there (a pad)
         self.last_ms = (time.perf_counter() - start) * 1000
         return [d for d in found if conf is None or d.confidence >= conf]
 
