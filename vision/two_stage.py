@@ -128,12 +128,13 @@ def _weak(
     the cards' shares among themselves. (Called for boxes read under min_prob.)"""
     cards = row[:NONE]
     order = np.argsort(-cards)
-    if cards[order[0]] < (min(weak_prob, SURE_WEAK_PROB) if sure_box else weak_prob):
-        return None
-    if row[NONE] >= cards[order[0]] and not sure_box:
-        return None
+    best = cards[order[0]]
     if sure_box:
+        if best < min(weak_prob, SURE_WEAK_PROB):
+            return None
         cards = cards / cards.sum()
+    elif row[NONE] >= best or best < weak_prob:
+        return None
     readings = tuple((LABELS[int(i)], round(float(cards[i]), 4))
                      for i in order[:MAX_ALTERNATIVES] if cards[i] >= 0.05)
     return Detection(UNNAMED, 0.0, box, readings)
