@@ -99,7 +99,7 @@ class CardTrack:
     # lies now when it has slid past its anchor (`see`).
     spots: deque[tuple[float, float, float]] = field(default_factory=lambda: deque(maxlen=8))
     # First seen where an object read as no card lay still a while (`vision.still_objects`), or
-    # where a box lay in front of a seat other than the leader's at the deal's first frame
+    # where a box lay in front of a seat at the deal's first frame
     # (`vision.still_objects.before_deal`): a card only once read surely.
     on_object: bool = False
 

@@ -4,8 +4,8 @@ the table tracker (`vision.tracker.TableTracker` mixes it in).
 
 The size of each card recorded is kept too: the camera is fixed, so a box far smaller than the
 cards played so far is no card put down (`_too_small`); nor, unless read surely, is a box on an
-object that lay there read as no card, or one that lay in front of a seat other than the
-leader's when the deal's first frame was seen (`vision.still_objects`): they wait (`_unproven`,
+object that lay there read as no card, or one that lay in front of a seat when the deal's
+first frame was seen (`vision.still_objects`): they wait (`_unproven`,
 asked by `vision.turn_order`). Read weakly, a box that lay through a trick in front of a seat
 that played in it, or in a seat's place before the lead came, is nobody's play
 (`_lay_through`, `_drop_before_lead`).
@@ -210,12 +210,12 @@ class Recording:
     def _unproven(self, tr: CardTrack) -> bool:
         """Whether `tr` may be no card put down: far too small (`_too_small`), or an object that
         lay there read as no card before, or there before the deal's first play in front of a
-        seat other than the leader's, not read surely yet (`_on_object`)."""
+        seat, not read surely yet (`_on_object`)."""
         return self._too_small(tr) or self._on_object(tr)
 
     def _on_object(self, tr: CardTrack) -> bool:
         """Whether `tr` was first seen on an object (read as no card before, or lying in front
-        of a seat other than the leader's at the deal's first frame), and is not read surely."""
+        of a seat at the deal's first frame), and is not read surely."""
         return tr.on_object and not tr.read_surely(SMALL_SURE_CONF)
 
     def _merge(self, new: CardTrack, old: CardTrack) -> None:

@@ -7,7 +7,7 @@ against 46 for the cards, read AC 0.46 too weakly to name from the deal's first 
 then AC 0.51 in three frames of six, was recorded as S's card before W's lead and lost a whole
 deal (seed 2169 deal 12). Such a box counts as a card only once read surely
 (`Recording._unproven`); a face-down card turned over in place reads surely. So does a box in
-front of a seat other than the leader's at the deal's first frame (`before_deal`): it lay there
+front of a seat at the deal's first frame, the leader's too (`before_deal`): it lay there
 before anyone played.
 
     objects = StillObjects()
@@ -123,16 +123,18 @@ class StillObjects:
 
 def before_deal(view: DealView, zoned: Sequence[tuple[Detection, str]]) -> list[Box]:
     """The boxes of a deal's first frame (`zoned`: each with its zone), read as a card or not,
-    that lie in front of a seat other than the one that leads, nothing played yet: there before
-    anyone played, they are objects (`StillObjects.lay_before`), cards only once read surely.
+    that lie in front of a seat, nothing played yet, the dealer given: there before anyone
+    played, they are objects (`StillObjects.lay_before`), cards only once read surely.
     Seed 2174 deal 16: a white score pad in N's place, read AC 0.52-0.62 from the first frame,
     was recorded as N's card 0.5 s in, E's lead unread, and the deal lost 29 of its 32 plays;
     seed 2175 deal 8: a box in E's place read as no card, then KS 0.55-0.66 in one frame of
-    four from 0.9 s on, was recorded as E's card 3 s before E played. (Not in the middle, nor
-    while a belote prise's turned card may come: it lies anywhere.)"""
+    four from 0.9 s on, was recorded as E's card 3 s before E played. In the leader's place
+    too (seed 2201 deal 7 at 2304x1296: a pad in N's place, N to lead, read AC 0.73-0.78 from
+    the first frame, was recorded as N's lead, 29 plays lost); a lead already lying there when
+    the deal is started waits to be read surely. (Not in the middle, nor while a belote
+    prise's turned card may come: it lies anywhere.)"""
     if view.plays or not view.open or view.turned_due:
         return []
-    leaders = view.leaders()
-    if leaders is None:
+    if view.leaders() is None:  # (no dealer given: the first card seen tells who leads)
         return []
-    return [d.box for d, zone in zoned if zone in SEATS and zone not in leaders]
+    return [d.box for d, zone in zoned if zone in SEATS]

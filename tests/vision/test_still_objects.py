@@ -193,6 +193,34 @@ def test_something_lying_out_of_the_leaders_place_from_the_deals_first_frame_is_
                                   (third, "TH"), (fourth, "AH")]
 
 
+def test_something_lying_in_the_leaders_place_from_the_deals_first_frame_is_no_play() -> None:
+    # Seed 2201 deal 7 at 2304x1296 (heruka, parquet): a white score pad in N's place, N to
+    # lead, read AC 0.73-0.78 on the main stream from the first frame, was recorded as N's lead
+    # 0.3 s in; N's AD, put down 1.5 s later, waited as N's next lead, and 29 of the deal's 32
+    # plays were lost. Nobody has played at the deal's first frame, the leader neither.
+    tr = tracker()
+    tr.observe({"type": "deal_started", "data": {"dealer": tr.view.before("S")},
+                "actor": "referee"})
+    assert tr.view.leaders() == {"S"}
+    second = tr.view.after("S")
+    third = tr.view.after(second)
+    fourth = tr.view.after(third)
+    x, y = CORNER
+    pad = Detection("AC", 0.76, (x - 30, y - 33, x + 30, y + 33), (("AS", 0.02),))
+    assert tr._zone(pad) == "S"
+    events, t = run(tr, lambda t: [pad], seconds=1.5)
+    trick: dict[str, str] = {}
+    for seat, card in (("S", "AD"), (second, "8D"), (third, "TD"), (fourth, "7D")):
+        trick[seat] = card
+        ev, t = run(tr, lambda t: [pad, *lying_at(trick)(t)], t0=t, seconds=1.4)
+        events += ev
+    ev, t = run(tr, lambda t: [], t0=t, seconds=1.5)  # (swept, a hand over the pad)
+    events += ev
+    ev, _ = run(tr, lambda t: [pad, *lying_at({"S": "9D"})(t)], t0=t, seconds=2.0)
+    assert plays(events + ev) == [("S", "AD"), (second, "8D"), (third, "TD"), (fourth, "7D"),
+                                  ("S", "9D")]
+
+
 def test_a_box_read_as_no_card_at_the_deals_first_frame_out_of_the_leaders_place_is_no_play(
 ) -> None:
     # Seed 2175 deal 8: a box in E's place, read as no card at the first frame, then KS 0.55-0.66

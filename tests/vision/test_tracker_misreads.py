@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from tracker_script import (
     SPOT,
+    bare_at_start,
     dealt_by_referee,
     det,
     fixed,
@@ -264,7 +265,7 @@ def test_a_card_of_the_trick_seen_only_as_an_unnamed_box_still_lies_there() -> N
     # next lead: W, S and E got unread plays and 16 plays shifted.
     from vision.detections import UNNAMED
 
-    tr = dealt_by_referee("E")  # N leads, then W
+    tr = bare_at_start(dealt_by_referee("E"))  # N leads, then W
     x, y = SPOT["N"]
     box = (x - 28.5, y - 44, x + 28.5, y + 44)
     unnamed = Detection(UNNAMED, 0.0, box, (("9D", 0.4), ("TD", 0.3)))
@@ -390,7 +391,7 @@ def test_a_lone_lead_lost_a_while_and_read_again_as_another_card_is_no_new_trick
     # second, then read 8C where it lay. Taken for N's next lead, it closed the trick with
     # three unread plays and shifted every later play of the deal. A trick of one card is not
     # swept while its three others go unseen: that 8C is the 7C seen again.
-    tr = dealt_by_referee("E")  # N leads, then W
+    tr = bare_at_start(dealt_by_referee("E"))  # N leads, then W
     x, y = SPOT["N"]
 
     def script(t):

@@ -3,7 +3,7 @@ reading split with a card already played is no doubt between the two."""
 
 from __future__ import annotations
 
-from tracker_script import SPOT, dealt_by_referee, det, logged, plays, run
+from tracker_script import SPOT, bare_at_start, dealt_by_referee, det, logged, plays, run
 
 from vision.detections import UNNAMED, Detection
 
@@ -29,7 +29,7 @@ def test_a_card_read_weakly_between_its_plain_readings_is_recorded_as_soon_as_it
     # Seeds 2100-2108: a card lying still, named in a third of the frames and read too weakly
     # to name in the others, waited up to a second to be seen in enough frames. The weak boxes
     # on it, reading its name best, show it lying there.
-    tr = dealt_by_referee("E")  # N leads
+    tr = bare_at_start(dealt_by_referee("E"))  # N leads
     events, _ = run(tr, named_now_and_then("7H", "N", weakly=True), seconds=2.0)
     ((_kind, play),) = [(e["type"], e["data"]) for e in events]
     assert (play["seat"], play["card"]) == ("N", "7H")
@@ -110,7 +110,7 @@ def test_a_card_named_once_then_read_weakly_but_clearly_is_recorded_once_steady(
     # Seeds 2108-2110: a card lying still, read 9S 0.45 / TS 0.15 frame after frame and named
     # once or twice, waited for more plain readings (first seen, in the record, over 0.5 s
     # after it settled). A box on it reading one card that clearly is a sighting of it.
-    tr = dealt_by_referee("E")  # N leads
+    tr = bare_at_start(dealt_by_referee("E"))  # N leads
     events, _ = run(tr, named_once("9S", "N", second=0.15), seconds=1.5)
     ((_kind, play),) = [(e["type"], e["data"]) for e in events]
     assert (play["seat"], play["card"]) == ("N", "9S")
@@ -122,7 +122,7 @@ def test_a_card_seen_weakly_is_steady_on_frames_where_weak_boxes_read_it_best():
     # Seed 2153 deal 3: E's QS, named once (0.51), then read QS 0.47 / JS 0.19 (a sighting),
     # then QS 0.3-0.47 / JS 0.2-0.29 frame after frame: seen weakly of late and not seen this
     # frame, it was never steady; forgotten 0.6 s later, recorded 1.35 s after it settled.
-    tr = dealt_by_referee("E")  # N leads
+    tr = bare_at_start(dealt_by_referee("E"))  # N leads
 
     def script(t):
         k = round(t * 10)
@@ -190,7 +190,7 @@ def test_a_weak_box_shifted_on_a_card_does_not_move_where_it_lies():
     # box whose centre lay half a card's width away. Counted as a sighting, that box made the
     # card look as if it had moved, so it came to rest again, and was recorded 3.8 s late. A
     # box read that weakly is no measure of where a card lies; it is a sighting all the same.
-    tr = dealt_by_referee("E")  # N leads
+    tr = bare_at_start(dealt_by_referee("E"))  # N leads
     x, y = SPOT["N"]
 
     def script(t):
@@ -209,7 +209,7 @@ def test_a_card_named_once_then_read_weakly_alike_is_seen_in_those_frames():
     # Seed 2198 deal 2 (svgcards): S's 9D, read 8D 0.54 in its first frame, then boxed in every
     # frame read 9D 0.36-0.41 ahead of TD 0.13-0.17: frames under WEAK_SEEN 0.4 did not count,
     # and it was recorded 0.73 s after it settled.
-    tr = dealt_by_referee("E")  # N leads
+    tr = bare_at_start(dealt_by_referee("E"))  # N leads
     first = det("8D", "N", 0.54, (("7D", 0.3),))
     events, _ = run(tr, lambda t: [first] if t < 0.1 else [weak("9D", "N", 0.37, (("TD", 0.14),))],
                     seconds=1.0)

@@ -115,6 +115,13 @@ def dealt_by_referee(dealer: str) -> TableTracker:
     return tr
 
 
+def bare_at_start(tr: TableTracker) -> TableTracker:
+    """The deal's first frame shows the felt bare, as a real deal's does (the lead comes after
+    it): whatever lies in a seat's place at that frame is an object (`before_deal`)."""
+    tr.update(-1 / FPS, [])
+    return tr
+
+
 def logged(tr, plays_, gathered=True):
     for seat, card in plays_:
         tr.observe({"type": "card_played", "data": {"seat": seat, "card": card}})
