@@ -8,7 +8,9 @@ still asks every card to lie still before it counts.
 
 The felt is a running average of the frames (`rate` per frame) at half resolution, except under the
 cards held (below), so a card read lying still is never learnt as felt; anything else that stays
-(a glass, a phone) fades into the felt within seconds.
+(a glass, a phone) fades into the felt within seconds. A hand that lingers leaves a trail there as
+it goes, learnt in part; closed up with the card it put down, it makes a patch too big for a card,
+whose own pixels, not closed up, are looked at again for one card-sized.
 
 A card read lying still (read as the same card at the same place two frames running) is held: for
 HOLD frames after its last reading, while no box found in a frame (named, or read too weakly to
@@ -49,7 +51,19 @@ WARMUP = 10  # frames learnt before any patch is reported
 SAME_CARD = 0.5  # a box read in this frame this close to a held card's box is that card
 STILL = 0.8  # a card read as itself two frames running with boxes this close lies still
 COVERED = 0.5  # a held box this much inside a box found in this frame is part of that card
+TOO_LONG = 1.45  # a patch's long side over a card's long side beyond which it is no card
 HOLD = 20  # frames a card's box is read again after its last reading (2 s at 10 frames/s)
+
+
+def _card_sized(width: int, height: int, area: int, size: float) -> bool:
+    """Whether a patch `width` x `height` (felt pixels) covering `area` of them is a card whose
+    long side in the image is `size`. A card at any angle: its box's long side between the card's
+    long side (upright) and 1.3 times it (tilted 45 degrees), its short side at least half the
+    long one; from 0.65 of it, for a pale card's patch can miss its edges (an ace on a cream
+    cloth)."""
+    long, short = max(width, height) * SCALE, min(width, height) * SCALE
+    return (0.65 * size <= long <= TOO_LONG * size and short >= 0.5 * long
+            and area >= 0.45 * width * height)
 
 
 def _overlaps(box: Box, others: Sequence[Sequence[float]]) -> bool:
@@ -105,28 +119,33 @@ class TableBackground:
         if self.frames < WARMUP or size is None:
             return []
         delta = cv2.absdiff(self._small, self.felt.astype(np.uint8)).max(axis=2)
-        mask = (delta > self.diff).astype(np.uint8)
+        raw = (delta > self.diff).astype(np.uint8)
         k = max(3, int(size / SCALE / 4) | 1)  # fills a pale card whose middle matches the felt
-        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
+        mask = cv2.morphologyEx(raw, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8))
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         # Cards accounted for are no patch: a card touching one is then a patch of its own.
         for x0, y0, x1, y1 in known:
             mask[int(y0) // SCALE:int(y1) // SCALE + 1, int(x0) // SCALE:int(x1) // SCALE + 1] = 0
-        count, _labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
         found: list[Box] = []
         for i in range(1, count):
             x, y, bw, bh, area = (int(v) for v in stats[i])
-            long, short = max(bw, bh) * SCALE, min(bw, bh) * SCALE
-            # A card at any angle: its box's long side between the card's long side (upright)
-            # and 1.3 times it (tilted 45 degrees), its short side at least half the long one;
-            # from 0.65 of it, for a pale card's patch can miss its edges (an ace on a cream cloth).
-            if not (0.65 * size <= long <= 1.45 * size and short >= 0.5 * long
-                    and area >= 0.45 * bw * bh):
-                continue
-            box = (float(x * SCALE), float(y * SCALE), float((x + bw) * SCALE),
-                   float((y + bh) * SCALE))
-            if not _overlaps(box, known):
-                found.append(box)
+            patches = [(x, y, bw, bh)] if _card_sized(bw, bh, area, size) else []
+            if not patches and max(bw, bh) * SCALE > TOO_LONG * size:
+                # Too big: a card closed up with a trail beside it (a hand that put it down,
+                # learnt into the felt in part, seed 2181 deal 11). Its own pixels, not closed
+                # up, may still be a card-sized patch.
+                part = raw[y:y + bh, x:x + bw] & (labels[y:y + bh, x:x + bw] == i)
+                part = cv2.morphologyEx(part.astype(np.uint8), cv2.MORPH_OPEN,
+                                        np.ones((3, 3), np.uint8))
+                n, _, sub, _ = cv2.connectedComponentsWithStats(part, connectivity=8)
+                patches = [(x + int(sx), y + int(sy), int(sw), int(sh))
+                           for sx, sy, sw, sh, sa in sub[1:n] if _card_sized(sw, sh, sa, size)]
+            for px, py, pw, ph in patches:
+                box = (float(px * SCALE), float(py * SCALE), float((px + pw) * SCALE),
+                       float((py + ph) * SCALE))
+                if not _overlaps(box, known):
+                    found.append(box)
         return found
 
     def learn(self, cards: Sequence[Sequence[float]], names: Sequence[str] | None = None) -> None:
