@@ -180,6 +180,9 @@ def run_loop(
 
                 h, w = frame.image.shape[:2]
                 tracker.geometry = TableGeometry.from_config(geometry, (w, h))
+                background = getattr(detector, "background", None)
+                if background is not None:  # patches of the felt read before any card is
+                    background.expected = tracker.geometry.card_length
             if frame.main is not None and getattr(detector, "reads_main", False):
                 detections = detector.detect(frame.image, main=frame.main)  # names read large
             else:

@@ -85,19 +85,21 @@ class TableBackground:
         self.frames = 0
         self._small: np.ndarray | None = None
         self._sizes: deque[float] = deque(maxlen=200)  # long sides of the cards read lately
+        self.expected: float | None = None  # a card's long side guessed from the felt's size
         self._held: list[tuple[Box, int]] = []  # cards read lying still: box, frames since
         self._last: list[tuple[str, Box]] = []  # the cards read in the last frame, and boxes
 
     def reset(self) -> None:
         """Forget the felt (another table, or the camera moved)."""
-        self.felt, self.frames, self._small = None, 0, None
+        self.felt, self.frames, self._small, self.expected = None, 0, None, None
         self._sizes.clear()
         self._held, self._last = [], []
 
     @property
     def card_size(self) -> float | None:
-        """A card's long side in image pixels, from the cards read lately (None before any)."""
-        return median(self._sizes) if len(self._sizes) >= 3 else None
+        """A card's long side in image pixels, from the cards read lately; before three are
+        read, `expected` (on a felt as pale as the cards the box model may read none)."""
+        return median(self._sizes) if len(self._sizes) >= 3 else self.expected
 
     def held(self, known: Sequence[Sequence[float]]) -> list[Box]:
         """The boxes of the cards held (read lying still lately) that no `known` box (the boxes

@@ -25,6 +25,7 @@ SEATS_FROM_BOTTOM = ("S", "E", "N", "W")  # bottom, right, top, left when S sits
 TRICK = "trick"
 OUTSIDE = "outside"
 ARUCO_IDS = {0: 0, 1: 1, 2: 2, 3: 3}  # marker id → corner index in SW, SE, NE, NW order
+CARD_SHARE = 8.8 / 80  # a card's long side over the felt's side: 8.8 cm on an 80 cm card table
 
 Point = tuple[float, float]
 
@@ -106,6 +107,15 @@ class TableGeometry:
         if abs(dv) >= abs(du):
             return "S" if dv > 0 else "N"
         return "E" if du > 0 else "W"
+
+    @property
+    def card_length(self) -> float | None:
+        """About how long a card lies on this felt, in pixels (its sides' mean length times
+        `CARD_SHARE`), before any card is read; None when the felt was not calibrated (`full`)."""
+        if self.method == "full":
+            return None
+        c = np.array(self.corners, dtype=np.float64)
+        return float(CARD_SHARE * np.linalg.norm(c - np.roll(c, 1, axis=0), axis=1).mean())
 
     def scaled(self, image_size: tuple[int, int]) -> TableGeometry:
         """The same table in a picture of another size (e.g. the detector's lores stream)."""

@@ -107,6 +107,24 @@ def test_a_disk_that_refuses_the_pictures_loses_no_play(tmp_path) -> None:
     assert health.evidence_failures == 2 and health.to_json()["evidence_failures"] == 2
 
 
+@pytest.mark.parametrize("corners, length", [
+    ([[50, 350], [350, 350], [350, 50], [50, 50]], 33.0),  # a 300 px felt: 0.11 of its side
+    (None, None),  # not calibrated: no guess
+])
+def test_the_felt_learnt_by_the_detector_expects_cards_as_long_as_the_table_says(
+        corners, length) -> None:
+    from device.config import GeometryConfig
+    from vision.background import TableBackground
+
+    detector = FakeDetector(lambda t: [])
+    detector.background = TableBackground()
+    tracker = TableTracker(None, TrackerSettings(), "ffb-coinche")
+    geometry = GeometryConfig(corners=corners, method="manual" if corners else "full")
+    run_loop(FakeSource(0.5), detector, tracker, EventStore(":memory:"), threading.Event(),
+             geometry=geometry)
+    assert detector.background.expected == (pytest.approx(length) if length else None)
+
+
 def test_the_referee_contract_and_undo_reach_the_tracker_mid_run(tmp_path) -> None:
     store = EventStore(":memory:")
     store.append("deal_started", {"dealer": "E"}, actor="referee")

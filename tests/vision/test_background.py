@@ -95,6 +95,24 @@ def test_a_hand_that_put_a_card_down_leaves_no_trail_that_hides_the_card() -> No
     assert all(abs(a - b) <= 4 for a, b in zip(box, CARD, strict=True))
 
 
+def test_before_any_card_is_read_a_card_is_a_patch_of_the_size_the_felt_expects() -> None:
+    # Seed 2203 deal 16: white cards on a pale felt, no box found, so no card size learnt and
+    # no patch either until 23 s into the deal. The felt's calibrated size tells it at once.
+    felt = _felt()
+    guessed, unknown = TableBackground(), TableBackground()
+    guessed.expected = 62.0
+    for bg in (guessed, unknown):
+        for _ in range(WARMUP + 1):
+            bg.boxes(felt, [])
+            bg.learn([])  # no card read
+    frame = _with_card(felt, CARD)
+    assert unknown.card_size is None and unknown.boxes(frame, []) == []
+    (box,) = guessed.boxes(frame, [])
+    assert max(abs(a - b) for a, b in zip(box, CARD, strict=True)) <= 4
+    guessed.reset()  # another table: its own guess
+    assert guessed.expected is None
+
+
 def test_a_card_read_lying_still_is_read_again_where_it_lay_until_gone_for_long() -> None:
     bg = TableBackground()
     felt = _felt()

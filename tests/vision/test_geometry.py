@@ -61,6 +61,17 @@ def test_scaling_to_the_detector_picture_keeps_the_zones() -> None:
         assert small.zone((x / 3, y / 3)) == g.zone((x, y))
 
 
+def test_a_calibrated_felt_guesses_how_long_a_card_lies_on_it() -> None:
+    # An 80 cm felt 800 px across: a card of 8.8 cm is about 88 px long; half the picture's
+    # size, half as long. Not calibrated (the whole picture), no guess.
+    g = TableGeometry((((0, 800), (800, 800), (800, 0), (0, 0))), (800, 800))
+    assert g.card_length == pytest.approx(88)
+    assert g.scaled((400, 400)).card_length == pytest.approx(44)
+    seen_at_an_angle = TableGeometry(((100, 700), (700, 700), (560, 200), (240, 200)), (800, 800))
+    assert 0.11 * 320 < seen_at_an_angle.card_length < 0.11 * 600
+    assert TableGeometry.from_config(GeometryConfig(), (800, 800)).card_length is None
+
+
 def test_config_round_trip() -> None:
     g = TableGeometry.from_picture_corners([(10, 350), (630, 350), (630, 10), (10, 10)],
                                            (640, 360), "E", trick_size=0.1)
