@@ -136,11 +136,11 @@ class TableBackground:
             if not patches and max(bw, bh) * SCALE > TOO_LONG * size:
                 # Too big: a card closed up with a trail beside it (a hand that put it down,
                 # learnt into the felt in part, seed 2181 deal 11). Its own pixels, not closed
-                # up, may still be a card-sized patch.
+                # up, may still be a card-sized patch; not opened either, which cut a strip off
+                # the card's edge there (the narrower patch read JS 0.41 / QS 0.37).
                 part = raw[y:y + bh, x:x + bw] & (labels[y:y + bh, x:x + bw] == i)
-                part = cv2.morphologyEx(part.astype(np.uint8), cv2.MORPH_OPEN,
-                                        np.ones((3, 3), np.uint8))
-                n, _, sub, _ = cv2.connectedComponentsWithStats(part, connectivity=8)
+                n, _, sub, _ = cv2.connectedComponentsWithStats(part.astype(np.uint8),
+                                                                connectivity=8)
                 patches = [(x + int(sx), y + int(sy), int(sw), int(sh))
                            for sx, sy, sw, sh, sa in sub[1:n] if _card_sized(sw, sh, sa, size)]
             for px, py, pw, ph in patches:
