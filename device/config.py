@@ -101,6 +101,7 @@ class GeometryConfig(_Section):
     trick_size: float = Field(0.08, gt=0, lt=1)  # side of the central trick square / felt side
     edge: float = Field(0.0, ge=0, lt=0.4)  # band along the felt edge that is not a play zone
     method: Literal["manual", "aruco", "felt", "full"] = "full"
+    side_cm: float = Field(80.0, gt=0)  # the calibrated square's side on the table (a card's size)
 
     @field_validator("corners")
     @classmethod

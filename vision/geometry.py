@@ -25,7 +25,7 @@ SEATS_FROM_BOTTOM = ("S", "E", "N", "W")  # bottom, right, top, left when S sits
 TRICK = "trick"
 OUTSIDE = "outside"
 ARUCO_IDS = {0: 0, 1: 1, 2: 2, 3: 3}  # marker id → corner index in SW, SE, NE, NW order
-CARD_SHARE = 8.8 / 80  # a card's long side over the felt's side: 8.8 cm on an 80 cm card table
+CARD_CM = 8.8  # a belote card's long side
 
 Point = tuple[float, float]
 
@@ -43,6 +43,7 @@ class TableGeometry:
     trick_size: float = 0.08
     edge: float = 0.0
     method: str = "manual"
+    side_cm: float = 80.0  # the calibrated square's side on the table (the felt's, or the markers')
 
     def __post_init__(self) -> None:
         if len(self.corners) != 4:
@@ -110,12 +111,14 @@ class TableGeometry:
 
     @property
     def card_length(self) -> float | None:
-        """About how long a card lies on this felt, in pixels (its sides' mean length times
-        `CARD_SHARE`), before any card is read; None when the felt was not calibrated (`full`)."""
+        """About how long a card lies on this table, in pixels (`CARD_CM` in `side_cm` of the
+        calibrated square's mean side), before any card is read; None when the felt was not
+        calibrated (`full`: the whole picture)."""
         if self.method == "full":
             return None
         c = np.array(self.corners, dtype=np.float64)
-        return float(CARD_SHARE * np.linalg.norm(c - np.roll(c, 1, axis=0), axis=1).mean())
+        side = float(np.linalg.norm(c - np.roll(c, 1, axis=0), axis=1).mean())
+        return CARD_CM / self.side_cm * side
 
     def scaled(self, image_size: tuple[int, int]) -> TableGeometry:
         """The same table in a picture of another size (e.g. the detector's lores stream)."""
@@ -125,7 +128,8 @@ class TableGeometry:
         sy = image_size[1] / self.image_size[1]
         corners = tuple((x * sx, y * sy) for x, y in self.corners)
         return TableGeometry(
-            corners, tuple(image_size), self.trick_size, self.edge, self.method  # type: ignore[arg-type]
+            corners, tuple(image_size), self.trick_size, self.edge, self.method,  # type: ignore[arg-type]
+            self.side_cm,
         )
 
     def to_config(self) -> dict[str, object]:
@@ -136,6 +140,7 @@ class TableGeometry:
             "trick_size": self.trick_size,
             "edge": self.edge,
             "method": self.method,
+            "side_cm": self.side_cm,
         }
 
     @classmethod
@@ -149,7 +154,9 @@ class TableGeometry:
             return TableGeometry(g.corners, g.image_size, trick, edge, "full")
         size = tuple(getattr(cfg, "image_size", None) or image_size)
         pts = tuple(tuple(map(float, p)) for p in corners)
-        g = cls(pts, size, trick, edge, str(getattr(cfg, "method", "manual")))  # type: ignore[arg-type]
+        side_cm = float(getattr(cfg, "side_cm", 80.0))
+        g = cls(pts, size, trick, edge, str(getattr(cfg, "method", "manual")),  # type: ignore[arg-type]
+                side_cm)
         return g.scaled(image_size)
 
     def draw(self, image: np.ndarray) -> np.ndarray:

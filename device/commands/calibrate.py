@@ -32,6 +32,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the seat at the bottom of the picture (felt/manual; default S)")
     parser.add_argument("--trick-size", type=float, default=0.08,
                         help="side of the central trick square, as a share of the felt (0.08)")
+    parser.add_argument("--side-cm", type=float, default=80.0,
+                        help="side of the calibrated square on the table, in cm: the felt's, or "
+                             "the markers' square (80); tells how large a card looks")
     parser.add_argument("--width", type=int, default=640,
                         help="detector picture width the corners are measured in (default 640)")
     parser.add_argument("--save", type=Path, metavar="YAML",
@@ -74,6 +77,9 @@ def run(args: argparse.Namespace) -> int:
     if not 0 < args.trick_size < 1:
         print("calibrate: --trick-size must be between 0 and 1", file=sys.stderr)
         return 2
+    if not args.side_cm > 0:
+        print("calibrate: --side-cm must be above 0", file=sys.stderr)
+        return 2
     import yaml
 
     from device.config import ConfigError, GeometryConfig, save_geometry
@@ -83,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
         image = _grab(args.source, args.width)
         method = "manual" if args.corners and args.method == "auto" else args.method
         geometry = calibrate(image, method, bottom=args.bottom, corners=args.corners,
-                             trick_size=args.trick_size)
+                             trick_size=args.trick_size, side_cm=args.side_cm)
     except (CalibrationError, ValueError) as exc:  # SourceError is a ValueError too
         print(f"calibrate: {exc}", file=sys.stderr)
         return 2

@@ -70,6 +70,10 @@ def test_a_calibrated_felt_guesses_how_long_a_card_lies_on_it() -> None:
     seen_at_an_angle = TableGeometry(((100, 700), (700, 700), (560, 200), (240, 200)), (800, 800))
     assert 0.11 * 320 < seen_at_an_angle.card_length < 0.11 * 600
     assert TableGeometry.from_config(GeometryConfig(), (800, 800)).card_length is None
+    # Markers on a 50 cm square in the middle of the table, 500 px apart: a card is 88 px too.
+    markers = GeometryConfig(corners=[[150, 650], [650, 650], [650, 150], [150, 150]],
+                             method="aruco", side_cm=50)
+    assert TableGeometry.from_config(markers, (800, 800)).card_length == pytest.approx(88)
 
 
 def test_config_round_trip() -> None:
@@ -78,7 +82,7 @@ def test_config_round_trip() -> None:
     section = GeometryConfig.model_validate(g.to_config())
     back = TableGeometry.from_config(section, (640, 360))
     assert np.array(back.corners) == pytest.approx(np.array(g.corners))
-    assert back.trick_size == 0.1
+    assert back.trick_size == 0.1 and back.side_cm == 80
     assert back.zone((320, 345)) == "E"
     default = TableGeometry.from_config(GeometryConfig(), (320, 180))
     assert default.zone((160, 179)) == "S"
@@ -153,17 +157,19 @@ def test_calibrate_command_saves_into_the_config(tmp_path, capsys) -> None:
     config.write_text("server:\n  port: 8123\n")
     preview = tmp_path / "preview.jpg"
     code = belote(["calibrate", "--source", str(picture), "--width", "800", "--save", str(config),
-                   "--preview", str(preview)])
+                   "--preview", str(preview), "--side-cm", "60"])
     assert code == 0
     assert "method: aruco" in capsys.readouterr().out
     loaded = load_config(config)
     assert loaded.server.port == 8123 and loaded.geometry.method == "aruco"
+    assert loaded.geometry.side_cm == 60
     assert cv2.imread(str(preview)).shape == image.shape
 
 
 @pytest.mark.parametrize("argv, words", [
     (["calibrate", "--source", "nowhere.mp4"], "not a camera"),
     (["calibrate", "--source", "x.png", "--method", "manual"], "needs --corners"),
+    (["calibrate", "--source", "x.png", "--side-cm", "0"], "--side-cm must be above 0"),
 ])
 def test_calibrate_command_errors(argv, words, capsys) -> None:
     assert belote(argv) == 2
