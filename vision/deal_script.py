@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from engine.cards import DECK, Card, Seat
 from engine.contract import Contract
 from engine.rules import RuleSet, find_rules
+from vision.geometry import CARD_LENGTH_CM, TABLE_CM
 from vision.table_clutter import TableClutter, TableObject, lay_clutter
 
 if TYPE_CHECKING:
@@ -162,8 +163,7 @@ def play_deal(
 
 # --- The timeline -----------------------------------------------------------------------------
 
-TABLE_CM = 80.0
-CARD_CM = (5.7, 8.8)  # a belote card, width x height
+CARD_CM = (5.7, CARD_LENGTH_CM)  # a belote card, width x height (the felt: TABLE_CM across)
 # Unit vector from the centre towards each seat, and the card's base rotation (degrees,
 # counterclockwise on screen) so that it faces the player who put it down.
 SIDE = {Seat.N: (0.0, -1.0), Seat.E: (1.0, 0.0), Seat.S: (0.0, 1.0), Seat.W: (-1.0, 0.0)}

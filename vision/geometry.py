@@ -16,7 +16,7 @@ the bottom of the picture given; else four corners typed in by hand.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -25,7 +25,8 @@ SEATS_FROM_BOTTOM = ("S", "E", "N", "W")  # bottom, right, top, left when S sits
 TRICK = "trick"
 OUTSIDE = "outside"
 ARUCO_IDS = {0: 0, 1: 1, 2: 2, 3: 3}  # marker id → corner index in SW, SE, NE, NW order
-CARD_CM = 8.8  # a belote card's long side
+CARD_LENGTH_CM = 8.8  # a belote card's long side
+TABLE_CM = 80.0  # a card table's side
 
 Point = tuple[float, float]
 
@@ -43,7 +44,7 @@ class TableGeometry:
     trick_size: float = 0.08
     edge: float = 0.0
     method: str = "manual"
-    side_cm: float = 80.0  # the calibrated square's side on the table (the felt's, or the markers')
+    side_cm: float = TABLE_CM  # the calibrated square's side on the table (the felt's, or markers')
 
     def __post_init__(self) -> None:
         if len(self.corners) != 4:
@@ -111,14 +112,14 @@ class TableGeometry:
 
     @property
     def card_length(self) -> float | None:
-        """About how long a card lies on this table, in pixels (`CARD_CM` in `side_cm` of the
+        """About how long a card lies on this table, in pixels (`CARD_LENGTH_CM` in `side_cm` of the
         calibrated square's mean side), before any card is read; None when the felt was not
         calibrated (`full`: the whole picture)."""
         if self.method == "full":
             return None
         c = np.array(self.corners, dtype=np.float64)
         side = float(np.linalg.norm(c - np.roll(c, 1, axis=0), axis=1).mean())
-        return CARD_CM / self.side_cm * side
+        return CARD_LENGTH_CM / self.side_cm * side
 
     def scaled(self, image_size: tuple[int, int]) -> TableGeometry:
         """The same table in a picture of another size (e.g. the detector's lores stream)."""
@@ -127,10 +128,7 @@ class TableGeometry:
         sx = image_size[0] / self.image_size[0]
         sy = image_size[1] / self.image_size[1]
         corners = tuple((x * sx, y * sy) for x, y in self.corners)
-        return TableGeometry(
-            corners, tuple(image_size), self.trick_size, self.edge, self.method,  # type: ignore[arg-type]
-            self.side_cm,
-        )
+        return replace(self, corners=corners, image_size=tuple(image_size))  # type: ignore[arg-type]
 
     def to_config(self) -> dict[str, object]:
         """The `geometry:` section of the config file."""
@@ -154,7 +152,7 @@ class TableGeometry:
             return TableGeometry(g.corners, g.image_size, trick, edge, "full")
         size = tuple(getattr(cfg, "image_size", None) or image_size)
         pts = tuple(tuple(map(float, p)) for p in corners)
-        side_cm = float(getattr(cfg, "side_cm", 80.0))
+        side_cm = float(getattr(cfg, "side_cm", TABLE_CM))
         g = cls(pts, size, trick, edge, str(getattr(cfg, "method", "manual")),  # type: ignore[arg-type]
                 side_cm)
         return g.scaled(image_size)

@@ -34,13 +34,13 @@ from typing import TYPE_CHECKING
 from vision.deal_script import (
     CARD_CM,
     SIDE,
-    TABLE_CM,
     Scene,
     SimDeal,
     Timeline,
     build_timeline,
     play_deal,
 )
+from vision.geometry import TABLE_CM
 
 if TYPE_CHECKING:
     import numpy as np
