@@ -79,7 +79,8 @@ def test_the_int8_box_model_finds_the_cards_the_float_one_finds(tmp_path: Path) 
     assert not is_quantized(tmp_path / "boxes.onnx")  # the float export is kept beside it
     labels = json.loads((PHOTOS / "labels.json").read_text())["images"]
     found = {}
-    for model in (tmp_path / "boxes.onnx", int8):
+    shipped = MODELS_DIR / "card_boxes.onnx"  # the 8-bit export of card_boxes.pt
+    for model in (tmp_path / "boxes.onnx", int8, shipped):
         detector = load_detector(model, backend="onnxruntime")
         assert detector.input_size == (320, 320) and not detector.names_cards  # metadata kept
         hits = 0
@@ -87,7 +88,9 @@ def test_the_int8_box_model_finds_the_cards_the_float_one_finds(tmp_path: Path) 
             boxes = [d.box for d in detector.boxes(cv2.imread(str(PHOTOS / "images" / name)), 0.1)]
             hits += sum(any(iou(c["box"], b) >= 0.5 for b in boxes) for c in labels[name])
         found[model.name] = hits
+    # On every CPU: x86 without VNNI overflowed 8-bit weights and lost half of these cards.
     assert found["boxes_int8.onnx"] >= found["boxes.onnx"] - 1 > 0
+    assert found["card_boxes.onnx"] >= found["boxes.onnx"] - 1
     # The Pi's NCNN conversion leaves an int8 model to ONNX Runtime, saying why.
     run = subprocess.run([sys.executable, str(ROOT / "deploy" / "convert_ncnn.py"), str(int8)],
                          capture_output=True, text=True)
