@@ -316,6 +316,29 @@ def test_a_card_read_as_one_lying_in_another_seats_place_at_once_is_another_card
         assert plays(ev) == []
 
 
+@pytest.mark.parametrize("other", [0.05, 0.19])
+def test_the_next_lead_read_as_its_seats_card_swept_with_the_last_trick_is_another_card(
+        other: float) -> None:
+    tr = started("S", {"taker": "N", "bid": 80, "trump": "D"})  # E leads, then N, W, S
+    trick = {"E": det("7C", "E"), "N": det("8C", "N"), "W": det("AC", "W"), "S": det("9C", "S")}
+    events, t = [], 0.0
+    for k in range(1, 5):
+        ev, t = run(tr, lambda t, k=k: list(trick.values())[:k], t0=t, seconds=0.8)
+        events += ev
+    ev, t = run(tr, lambda t: [], t0=t, seconds=1.0)  # swept: W won with the AC and leads
+    events += ev
+    assert "trick_gathered" in kinds(events) and tr.view.turn == "W"
+    # W's KC lands where W's AC lay and reads AC 0.7: that AC is gone with its trick, so this
+    # is W's lead misread, its next reading (in doubt) when that is a real contender (seed
+    # 2205 deal 11: W's KC read JC 0.70 / KC 0.19 after W's JC was swept; ignored before).
+    lead = det("AC", "W", 0.7, (("KC", other),))
+    ev, _ = run(tr, lambda t: [lead], t0=t, seconds=2.0)
+    if other / (0.7 + other) >= BESIDE_SHARE:
+        assert plays(ev) == [("W", "KC")] and ev[-1]["data"]["uncertain"] is True
+    else:
+        assert plays(ev) == []
+
+
 @pytest.mark.parametrize("second, renamed", [(0.5, True), (0.1, False)])
 def test_a_card_recorded_twice_renames_a_third_play_when_the_trick_needs_it(
         second: float, renamed: bool) -> None:
