@@ -92,19 +92,18 @@ def beside_itself(view: DealView, tracks: Sequence[CardTrack],
     top = readings[0][0]
     old = next((o for o in tracks if o.state == "played" and o.card == top), None)
     if (old is None or old.zone == tr.zone or tr.zone not in SEATS or old.zone not in SEATS
-            or old.present < tr.first_seen) and not _swept_before(view, tracks, tr):
+            or old.present < tr.first_seen) and not _swept_before(view, tracks, tr, top):
         return readings
     left = view.unplayed(readings[1:])
     return readings[1:] if left and left[0][1] >= BESIDE_SHARE else readings
 
 
-def _swept_before(view: DealView, tracks: Sequence[CardTrack], tr: CardTrack) -> bool:
-    """Whether `tr`, first seen after the card it reads best was swept with its trick, lies
+def _swept_before(view: DealView, tracks: Sequence[CardTrack], tr: CardTrack, top: str) -> bool:
+    """Whether `tr`, first seen after the card it reads best (`top`) was swept with its trick, lies
     in the place of the seat whose turn it is: that card is gone, so `tr` is the seat's card
     misread, a play all the same (seed 2205 deal 11 read by session 69's box model: W's KC,
     leading, read JC 0.70 / KC 0.19, W's JC of the trick just gathered; taken for a card
     played, the lead stayed unread until the deal's end)."""
-    top = tr.readings()[0][0]
     old = next((o for o in tracks if o.state == "gathered" and o.card == top), None)
     return old is not None and old.last_seen < tr.first_seen and tr.zone == view.turn
 
