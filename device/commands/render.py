@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-HELP = "fetch card artwork (--fetch-artwork) and render training scenes as a YOLO dataset"
+HELP = "Fetch card artwork (--fetch-artwork) and render training scenes as a YOLO dataset"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

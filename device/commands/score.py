@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-HELP = "judge JSON game records: tricks, card points, result, score, violations"
+HELP = "Judge JSON game records: tricks, card points, result, score, violations"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

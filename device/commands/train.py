@@ -6,11 +6,13 @@ import argparse
 import sys
 from pathlib import Path
 
-HELP = "Train the card detector (recipe in models/card_detector_recipe.yaml); resumable."
+HELP = ("Train a YOLO card model from a recipe in models/ (default: the 32-card detector's; "
+        "--recipe models/card_boxes_recipe.yaml: the box model); resumable.")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--recipe", type=Path, default=None, help="recipe YAML (default: shipped)")
+    parser.add_argument("--recipe", type=Path, default=None,
+                        help="recipe YAML (default: models/card_detector_recipe.yaml)")
     parser.add_argument("--data", help="dataset data.yaml (overrides the recipe)")
     parser.add_argument("--model", help="architecture YAML or .pt to start from")
     parser.add_argument("--imgsz", type=int, help="training resolution in pixels")
