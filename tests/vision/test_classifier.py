@@ -103,7 +103,7 @@ class _Fixed:
         return out / out.sum(axis=1, keepdims=True)
 
 
-def _det(card: str, x: float, conf: float = 0.6, alts: tuple = ()) -> Detection:
+def _det(card: str, x: float, conf: float = 0.5, alts: tuple = ()) -> Detection:
     return Detection(card, conf, (x, 10.0, x + 40, 70.0), alts)
 
 
@@ -148,17 +148,19 @@ def test_a_box_the_box_model_is_sure_of_passes_on_its_card_shares_whatever_none_
     back = {"none": 0.95, "8C": 0.03, "9C": 0.02}
     weak_9d = {"9D": 0.4, "TD": 0.2, "none": 0.2, "8D": 0.2}
     faint_8s = {"none": 0.68, "8S": 0.14, "9S": 0.05, "8C": 0.05, "7S": 0.04, "TS": 0.04}
-    dets = [_det("?", 0, conf=0.8), _det("?", 50, conf=0.6), _det("?", 100, conf=0.8),
-            _det("?", 150, conf=0.8), _det("?", 200, conf=0.6), _det("?", 250, conf=0.8),
-            _det("?", 250, conf=0.6)]
-    reader = _Fixed([plain_8c, plain_8c, back, weak_9d, weak_9d, faint_8s, faint_8s])
+    faint_8c = {"none": 0.65, "8C": 0.2, "9C": 0.08, "7C": 0.07}  # (seed 2203 deal 6)
+    dets = [_det("?", 0, conf=0.8), _det("?", 50, conf=0.5), _det("?", 100, conf=0.8),
+            _det("?", 150, conf=0.8), _det("?", 200, conf=0.5), _det("?", 250, conf=0.8),
+            _det("?", 250, conf=0.5), _det("?", 300, conf=0.65)]
+    reader = _Fixed([plain_8c, plain_8c, back, weak_9d, weak_9d, faint_8s, faint_8s, faint_8c])
     out = refine(image, dets, reader, weak_prob=0.2)  # type: ignore[arg-type]
     # The sure boxes read as a card would be: each card's share of the cards' readings, from
     # SURE_WEAK_PROB (bellot's 8S). The unsure boxes read mostly "none" are dropped, the back
-    # too (its best card under SURE_WEAK_PROB).
+    # too (its best card under SURE_WEAK_PROB). Sure from 0.6 (svgcards' 8C boxed at 0.67).
     assert [(d.card, d.confidence, d.box) for d in out] == [
         ("?", 0.0, dets[0].box), ("?", 0.0, dets[3].box), ("?", 0.0, dets[4].box),
-        ("?", 0.0, dets[5].box)]
+        ("?", 0.0, dets[5].box), ("?", 0.0, dets[7].box)]
+    assert out[4].alternatives[0] == ("8C", pytest.approx(0.2 / 0.35, abs=0.01))
     assert out[3].alternatives[0] == ("8S", pytest.approx(0.14 / 0.32, abs=0.01))
     shares = dict(out[0].alternatives)
     assert list(shares) == ["8C", "9C", "8S"]
@@ -178,7 +180,7 @@ def test_on_video_the_boxes_read_as_no_card_are_passed_on_unnamed_with_no_readin
         model = Path("m.onnx")
 
         def boxes(self, bgr: np.ndarray, conf: float) -> list[Detection]:
-            return [_det("?", 0, conf=0.6), _det("?", 50, conf=0.6), _det("?", 100, conf=0.3)]
+            return [_det("?", 0, conf=0.5), _det("?", 50, conf=0.5), _det("?", 100, conf=0.3)]
 
     rows = [{"JH": 0.9}, {"none": 0.9, "7S": 0.1}, {"9S": 0.37, "TS": 0.24, "none": 0.2}]
     image = np.zeros((100, 300, 3), np.uint8)
