@@ -48,6 +48,10 @@ ON_FOLLOWED = 0.3
 # since it first came to rest (seed 2142 deal 4: S's 7D, read 0.96 from the frame it settled,
 # its box alternating between two fits 13 px apart on a 53 px card, was recorded 1.07 s late).
 FLIP_S = 1.0
+# A box the box model scores under this is a faint one: a card under a hand, or the felt's own
+# pattern read as a card (seed 2207 deal 11: a dark mark of a marble felt in E's place, boxed at
+# 0.10-0.25 and read AC 0.54-0.65 in two frames; real cards lying bare score 0.7-0.85).
+FAINT_BOX = 0.3
 
 
 @dataclass(eq=False)
@@ -102,6 +106,9 @@ class CardTrack:
     # where a box lay in front of a seat at the deal's first frame
     # (`vision.still_objects.before_deal`): a card only once read surely.
     on_object: bool = False
+    # Every box of it scored under FAINT_BOX by the box model (`faint`); False once one was not,
+    # or came from elsewhere.
+    faint: bool = True
 
     @property
     def size(self) -> float:
@@ -248,6 +255,8 @@ class CardTrack:
         only the part of the card a hand leaves uncovered (seed 2115 deal 2)."""
         self.last_seen = self.present = t
         self.times.append(t)
+        if det.box_conf is None or det.box_conf >= FAINT_BOX:
+            self.faint = False
         if det.confidence >= PLAIN or self.box is None:
             self.box = det.box
             cx, cy = self.center
@@ -325,7 +334,7 @@ def named_by_lead(d: Detection, seen: float, lead: float,
     rival = readings[1][1] if len(readings) > 1 else 0.0
     if p < seen or p < lead * rival:
         return None
-    return Detection(card, float(p), d.box, tuple(readings[1:]))
+    return Detection(card, float(p), d.box, tuple(readings[1:]), d.box_conf)
 
 
 def dist(a: tuple[float, float], b: tuple[float, float]) -> float:

@@ -27,6 +27,9 @@ class Detection:
     # Other readings of the same object, best first: [(card, confidence), ...] — lets the tracker
     # take the second-best reading when the best one is already on the table.
     alternatives: tuple[tuple[str, float], ...] = field(default=())
+    # The box model's score for the box, where a box model found it and a second stage named
+    # it (None: the detector's own name, or a box from elsewhere: the learnt felt, a card held).
+    box_conf: float | None = None
 
     def __post_init__(self) -> None:
         if self.card not in CLASS_NAMES and self.card != UNNAMED:

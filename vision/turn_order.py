@@ -86,10 +86,12 @@ class TurnOrder:
         if placed == 0:  # (a belote prise's turned card is nobody's play: it lies anywhere)
             leaders = None if view.turned_due else view.leaders()
             here = min(tr.first_seen, self._glimpsed.get(tr.zone, tr.first_seen))
+            # (Not after a candidate only ever boxed faintly: the felt's pattern read as a card.)
             out_of_turn = leaders is not None and (tr.zone not in leaders or any(
                 o.state == "candidate" and o.zone in SEATS and o.zone != tr.zone
                 and o.first_seen < here and len(o.times) >= 2 and not self._unproven(o)
-                and (o.held or t - o.last_seen <= s.forget_s) for o in self.tracks) or any(
+                and not o.faint and (o.held or t - o.last_seen <= s.forget_s)
+                for o in self.tracks) or any(
                 zone in leaders and zone != tr.zone and seen < here
                 for zone, seen in self._glimpsed.items()))
         else:  # (a card in front of a seat whose play here is unread fills it: `_fill_unread`)

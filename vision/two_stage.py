@@ -100,7 +100,7 @@ def _clear(cards: np.ndarray, none: float) -> bool:
 
 def _read(
     box: tuple[float, float, float, float], row: np.ndarray, min_prob: float,
-    still: bool = False,
+    still: bool = False, box_conf: float | None = None,
 ) -> Detection | None:
     """A detection from one box's card scores (33 columns, last = none), or None if vetoed.
     `still` (a single picture): a clear reading under `min_prob` (`_clear`) is named too, and
@@ -118,12 +118,13 @@ def _read(
         for i in order[1 : 1 + MAX_ALTERNATIVES]
         if cards[i] >= 0.01
     )
-    return Detection(LABELS[best], float(np.clip(cards[best], 0.0, 1.0)), box, alternatives)
+    return Detection(LABELS[best], float(np.clip(cards[best], 0.0, 1.0)), box, alternatives,
+                     box_conf)
 
 
 def _weak(
     box: tuple[float, float, float, float], row: np.ndarray, weak_prob: float,
-    sure_box: bool = False,
+    sure_box: bool = False, box_conf: float | None = None,
 ) -> Detection | None:
     """An unnamed detection whose alternatives are the box's readings of 0.05 or more, when its
     best one reads at least weak_prob and above "none", or None. A box the box model is sure of
@@ -140,7 +141,7 @@ def _weak(
         return None
     readings = tuple((LABELS[int(i)], round(float(cards[i]), 4))
                      for i in order[:MAX_ALTERNATIVES] if cards[i] >= 0.05)
-    return Detection(UNNAMED, 0.0, box, readings)
+    return Detection(UNNAMED, 0.0, box, readings, box_conf)
 
 
 def refine(
@@ -178,11 +179,15 @@ def refine(
         if detector_weight > 0:
             cards = row[:NONE] ** (1 - detector_weight) * _detector_scores(d) ** detector_weight
             row = np.append(cards, row[NONE])
-        found = _read(d.box, row, min_prob, still)
+        # (a box of the learnt felt's comes with no score; a card held, re-read where the box
+        # model found nothing, with 0)
+        box_conf = d.box_conf if d.box_conf is not None else (
+            d.confidence if d.confidence > 0 else None)
+        found = _read(d.box, row, min_prob, still, box_conf)
         if found is not None:
             out.append(found)
-        elif weak_prob is not None and (
-                hint := _weak(d.box, row, weak_prob, d.confidence >= SURE_BOX)) is not None:
+        elif weak_prob is not None and (hint := _weak(
+                d.box, row, weak_prob, d.confidence >= SURE_BOX, box_conf)) is not None:
             weak.append(hint)
         elif vetoed is not None and d.confidence > 0:
             vetoed.append(d.box)
@@ -319,7 +324,8 @@ class TwoStage:
             extra = self.background.boxes(bgr, named + held)
             more: list[Detection] = []
             if held:  # a held card counts when named again: its weak readings would be stale
-                more = [d for d in self._read(bgr, main, _unnamed(held), 0.0) if d.card != UNNAMED]
+                more = [d for d in self._read(bgr, main, _unnamed(held, 0.0), 0.0)
+                        if d.card != UNNAMED]
             if extra:
                 more += self._read(bgr, main, _unnamed(extra), 0.0)
             if more:
@@ -334,8 +340,9 @@ class TwoStage:
         return [d for d in found if conf is None or d.confidence >= conf]
 
 
-def _unnamed(boxes: Sequence[tuple[float, float, float, float]]) -> list[Detection]:
-    return [Detection(UNNAMED, 0.0, box) for box in boxes]
+def _unnamed(boxes: Sequence[tuple[float, float, float, float]],
+             box_conf: float | None = None) -> list[Detection]:
+    return [Detection(UNNAMED, 0.0, box, (), box_conf) for box in boxes]
 
 
 def _scaled(d: Detection, sx: float, sy: float) -> Detection:
