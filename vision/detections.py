@@ -28,7 +28,8 @@ class Detection:
     # take the second-best reading when the best one is already on the table.
     alternatives: tuple[tuple[str, float], ...] = field(default=())
     # The box model's score for the box, where a box model found it and a second stage named
-    # it (None: the detector's own name, or a box from elsewhere: the learnt felt, a card held).
+    # it (None: the detector's own name, or a patch of the learnt felt; 0: a card held, read
+    # again where the box model found nothing).
     box_conf: float | None = None
 
     def __post_init__(self) -> None:

@@ -436,7 +436,7 @@ def test_a_lead_is_not_held_back_by_the_felt_read_as_a_card_in_another_seats_pla
     tr = bare_at_start(dealt_by_referee("E"))  # N leads
     # Seed 2207 deal 11: a dark mark of a marble felt in E's place, boxed faintly (0.10-0.25)
     # and read AC 0.54-0.65, was taken for a card lying there before N's lead: N's JS waited
-    # for it 1.2 s. A card the box model is sure of there still holds the lead back.
+    # for it 1.98 s. A card the box model is sure of there still holds the lead back.
     there = replace(det("AC", "E", 0.6), box_conf=box_conf)
     lead = replace(det("JS", "N"), box_conf=0.8)
     _, t = run(tr, lambda t: [there], seconds=0.3)
