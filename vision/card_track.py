@@ -52,6 +52,13 @@ FLIP_S = 1.0
 # pattern read as a card (seed 2207 deal 11: a dark mark of a marble felt in E's place, boxed at
 # 0.10-0.25 and read AC 0.54-0.65 in two frames; real cards lying bare score 0.7-0.85).
 FAINT_BOX = 0.3
+# A box read under PLAIN is no measure of where a card lies (`CardTrack.see`), except one the box
+# model scores at least GROWN_BOX that holds the card's box: the card shown more whole, a hand
+# lifted off it (seed 2207 deal 2: S's 9D first boxed 31 px tall under a hand, then 47 px and
+# boxed at 0.77, read 9D 0.41 / 8D 0.16, kept the first box and counted far too small to be a
+# card put down for 1.4 s).
+GROWN_BOX = 0.6
+GROWN_INSIDE = 0.9
 
 
 @dataclass(eq=False)
@@ -252,12 +259,16 @@ class CardTrack:
         """A sighting at `t`: its readings, and its box, which moved more than `settle` card
         sizes moves where the card rests (it comes to rest again). A box read under PLAIN
         (`weak_sightings`) is a sighting but no measure of where the card lies: it often holds
-        only the part of the card a hand leaves uncovered (seed 2115 deal 2)."""
+        only the part of the card a hand leaves uncovered (seed 2115 deal 2). One that holds
+        the card's box and that the box model is sure of shows more of it (`_grown`): the box
+        grows, where the card lay."""
         self.last_seen = self.present = t
         self.times.append(t)
         if det.box_conf is None or det.box_conf >= FAINT_BOX:
             self.faint = False
-        if det.confidence >= PLAIN or self.box is None:
+        if self.box is not None and det.confidence < PLAIN and self._grown(det):
+            self.box = det.box  # (more of it shows where it lay: no move)
+        elif det.confidence >= PLAIN or self.box is None:
             self.box = det.box
             cx, cy = self.center
             if abs(cx - self.anchor[0]) + abs(cy - self.anchor[1]) > settle * self.size:
@@ -273,6 +284,13 @@ class CardTrack:
         self.recent.append((t, det.card, det.confidence))
         for card, c in det.alternatives:
             self.votes[card] = self.votes.get(card, 0.0) + c
+
+    def _grown(self, det: Detection) -> bool:
+        """Whether `det`, read under PLAIN, shows more of the card (`GROWN_BOX`)."""
+        assert self.box is not None
+        x0, y0, x1, y1 = det.box
+        return det.box_conf is not None and det.box_conf >= GROWN_BOX \
+            and max(x1 - x0, y1 - y0) > self.size and inside(self.box, det.box) >= GROWN_INSIDE
 
     def _still_since(self, t: float, cx: float, cy: float, settle: float) -> float:
         """Since when its boxes have lain within a quarter of `settle` card sizes of (cx, cy),

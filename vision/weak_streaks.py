@@ -8,17 +8,18 @@ read 9D 0.35-0.48 ahead of TD 0.14-0.24 in every frame for 1.8 s, then 9D 0.56 o
 2.1 s after it came to rest; 12 of the set's 17 plays first seen late were such cards.
 
 A box read too weakly to name, at the place of a box of the frame before with the same best
-reading, clearly ahead of the next (STREAK_SEEN, STREAK_LEAD), STREAK_FRAMES frames in a row, is
-a sighting of that card; the frames of the streak before it are handed back so that its track
-starts with the first (`WeakStreaks.promote`): the card lay there from then on. Only where the
-felt showed bare (no box at all) within CLEAR_S before the streak began: some felts read weakly
-as a card in one place all deal long (`vision.felt_marks`, seed 2062), and a card is put down
-where nothing lay. Readings of cards already played are passed over (a deck holds one of each):
-seed 2142, a 9D read 9D 0.37 / TD 0.29 with the TD played, is ahead; a QH read KH 0.43 / QH 0.33
-with the KH played reads QH (session 41: 17 of 3,200 plays no longer late, none wrong). On a
-card already followed a reading of a card played is rather the hint of a misread elsewhere
-(`weak_sightings`); here the next reading must itself clear STREAK_SEEN and STREAK_LEAD, in a
-place bare before, three frames in a row.
+reading, clearly ahead of the next (STREAK_SEEN, STREAK_LEAD), STREAK_FRAMES frames in a row, is a
+sighting of that card (on a box the box model is sure of, LONG_FRAMES frames read first alike at a
+smaller lead are one too); the frames of the streak before it are handed back so that its track
+starts with the first (`WeakStreaks.promote`): the card lay there from then on. Only where the felt
+showed bare (no box at all) within CLEAR_S before the streak began: some felts read weakly as a
+card in one place all deal long (`vision.felt_marks`, seed 2062), and a card is put down where
+nothing lay. Readings of cards already played are passed over (a deck holds one of each): seed
+2142, a 9D read 9D 0.37 / TD 0.29 with the TD played, is ahead; a QH read KH 0.43 / QH 0.33 with
+the KH played reads QH (session 41: 17 of 3,200 plays no longer late, none wrong). On a card
+already followed a reading of a card played is rather the hint of a misread elsewhere
+(`weak_sightings`); here the next reading must itself clear STREAK_SEEN and STREAK_LEAD, in a place
+bare before, three frames in a row.
 """
 
 from __future__ import annotations
@@ -41,6 +42,13 @@ SAME_PLACE = 0.5  # IoU of one box of the streak with the next
 # began (ON_PLACE: a box overlapping the streak's first this much lies there).
 CLEAR_S = 2.0
 ON_PLACE = 0.3
+# A longer streak counts with a smaller lead, on a box the box model is sure of: a card lying
+# bare whose name the classifier keeps first, never clearly (seed 2209 deal 2: W's QH, boxed at
+# 0.81, read QH 0.35-0.43 / KH 0.22-0.30 frame after frame for 1.6 s, was first seen 1.88 s
+# after it settled).
+LONG_FRAMES = 6
+LONG_LEAD = 1.25
+LONG_BOX = 0.6
 
 Box = tuple[float, float, float, float]
 
@@ -50,6 +58,7 @@ class _Streak:
     card: str
     box: Box
     frames: list[tuple[float, Detection]] = field(default_factory=list)  # (time, sighting)
+    clear: list[bool] = field(default_factory=list)  # each frame's lead at least STREAK_LEAD
     bare_before: bool = False  # its place showed bare within CLEAR_S before it began
 
 
@@ -80,21 +89,27 @@ class WeakStreaks:
         out: list[Detection] = []
         promoted: list[list[tuple[float, Detection]]] = []
         for d in detections:
-            sighting = named_by_lead(d, STREAK_SEEN, STREAK_LEAD, played)
+            sure = d.box_conf is not None and d.box_conf >= LONG_BOX
+            sighting = named_by_lead(d, STREAK_SEEN, LONG_LEAD if sure else STREAK_LEAD, played)
             if sighting is None or not eligible(d):
                 out.append(d)
                 continue
             card = sighting.card
+            clear = named_by_lead(d, STREAK_SEEN, STREAK_LEAD, played) is not None
             before = next((s for s in self._streaks if s.card == card
                            and iou(s.box, d.box) >= SAME_PLACE), None)
-            frames = (before.frames if before else [])[-(STREAK_FRAMES - 1):]
+            frames = (before.frames if before else [])[-(LONG_FRAMES - 1):]
+            clears = (before.clear if before else [])[-(LONG_FRAMES - 1):]
             bare = before.bare_before if before else self._was_bare(d.box)
-            streak = _Streak(card, d.box, [*frames, (t, sighting)], bare)
+            streak = _Streak(card, d.box, [*frames, (t, sighting)], [*clears, clear], bare)
             streaks.append(streak)
-            if len(streak.frames) >= STREAK_FRAMES and bare and card not in named:
+            counts = len(streak.frames) >= LONG_FRAMES or (
+                len(streak.frames) >= STREAK_FRAMES and all(streak.clear[-STREAK_FRAMES:]))
+            if counts and bare and card not in named:
                 named.add(card)
                 out.append(sighting)
-                promoted.append(streak.frames)
+                promoted.append(streak.frames[-STREAK_FRAMES:] if all(
+                    streak.clear[-STREAK_FRAMES:]) else streak.frames)
             else:
                 out.append(d)
         self._streaks = streaks  # (a streak not read alike this frame ends)

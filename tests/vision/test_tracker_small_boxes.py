@@ -74,3 +74,23 @@ def test_a_card_boxed_by_its_part_in_view_is_played_once_read_surely_a_while(sha
     ev2, t = run(tr, lambda t: [*lying(t), part], t0=t, seconds=1.0)
     assert plays(events + ev + ev2) == [("N", "7H"), ("W", "8H"), ("S", "9H")] + (
         [("E", "AD")] if played else [])
+
+
+@pytest.mark.parametrize("box_conf, played", [(0.77, True), (0.25, False)])
+def test_a_card_first_boxed_under_a_hand_grows_to_its_whole_box_though_read_weakly(
+        box_conf, played) -> None:
+    # Seed 2207 deal 2: S's 9D, named once while a hand covered its top (a box 0.65 of the
+    # cards played), then boxed whole at 0.77 by the box model but read only 9D 0.41 / 8D 0.16,
+    # kept its first box: far too small to be a card put down, it waited 1.4 s to be named
+    # plainly. A whole box the box model only guesses at (a hand's edge) shows nothing.
+    tr = started("E")  # N leads, then W, S, E
+    events, t = one_by_one(tr, [("N", "7H"), ("W", "8H")])
+    x, y = SPOT["S"]
+    lying = lying_at({"N": "7H", "W": "8H"})
+    covered = Detection("9D", 0.75, (x - 28.5, y - 4, x + 28.5, y + 44), (("8D", 0.2),))
+    ev, t = run(tr, lambda t: [*lying(t), covered], t0=t, seconds=0.1)
+    whole = Detection("?", 0.0, (x - 28.5, y - 44, x + 28.5, y + 44),
+                      (("9D", 0.42), ("8D", 0.16)), box_conf)
+    ev2, t = run(tr, lambda t: [*lying(t), whole], t0=t, seconds=0.8)
+    assert plays(events + ev + ev2) == [("N", "7H"), ("W", "8H")] + (
+        [("S", "9D")] if played else [])

@@ -6,13 +6,14 @@ from __future__ import annotations
 from tracker_script import SPOT, dealt_by_referee, det, plays, run
 
 from vision.detections import UNNAMED, Detection
-from vision.weak_streaks import STREAK_FRAMES, WeakStreaks
+from vision.weak_streaks import LONG_FRAMES, STREAK_FRAMES, WeakStreaks
 
 
-def weak(readings, where: str = "N", shift: float = 0.0) -> Detection:
+def weak(readings, where: str = "N", shift: float = 0.0, box_conf: float | None = None
+         ) -> Detection:
     x, y = SPOT[where]
     return Detection(UNNAMED, 0.0, (x - 28.5 + shift, y - 44, x + 28.5 + shift, y + 44),
-                     tuple(readings))
+                     tuple(readings), box_conf)
 
 
 def feed(streaks: WeakStreaks, frames, played=frozenset(), eligible=lambda d: True):
@@ -42,6 +43,22 @@ def test_a_reading_not_clearly_ahead_or_too_weak_makes_no_sighting():
     faint = weak((("9D", 0.30),))
     for box in (close, faint):
         assert all(p == [] for _o, p in feed(WeakStreaks(), [[], [box], [box], [box], [box]]))
+
+
+def test_a_box_the_box_model_is_sure_of_read_first_alike_a_while_is_a_sighting_from_the_first(
+        ) -> None:
+    # Seed 2209 deal 2: W's QH, boxed at 0.81, read QH 0.35-0.43 / KH 0.22-0.30 for 1.6 s
+    # (never 1.6 times ahead three frames in a row) was first seen 1.88 s after it settled.
+    sure = weak((("QH", 0.40), ("KH", 0.30)), box_conf=0.81)
+    out = feed(WeakStreaks(), [[]] + [[sure]] * LONG_FRAMES)
+    assert all(p == [] for _o, p in out[:LONG_FRAMES])
+    (named,), (frames,) = out[-1]
+    assert named.card == "QH" and [when for when, _d in frames] == [
+        k / 10 for k in range(1, LONG_FRAMES + 1)]
+    # Not a box the box model guesses at, nor a reading under 1.25 times the next.
+    for box in (weak((("QH", 0.40), ("KH", 0.30)), box_conf=0.4),
+                weak((("QH", 0.40), ("KH", 0.34)), box_conf=0.81)):
+        assert all(p == [] for _o, p in feed(WeakStreaks(), [[]] + [[box]] * 10))
 
 
 def test_a_place_read_weakly_since_the_start_is_a_mark_of_the_felt_not_a_card():
