@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from tracker_script import SPOT, det, kinds, lying_at, one_by_one, plays, run, started
 
-from vision.detections import Detection
+from vision.detections import UNNAMED, Detection
 from vision.recording import SMALL_SURE_WAIT
 
 
@@ -89,7 +89,7 @@ def test_a_card_first_boxed_under_a_hand_grows_to_its_whole_box_though_read_weak
     lying = lying_at({"N": "7H", "W": "8H"})
     covered = Detection("9D", 0.75, (x - 28.5, y - 4, x + 28.5, y + 44), (("8D", 0.2),))
     ev, t = run(tr, lambda t: [*lying(t), covered], t0=t, seconds=0.1)
-    whole = Detection("?", 0.0, (x - 28.5, y - 44, x + 28.5, y + 44),
+    whole = Detection(UNNAMED, 0.0, (x - 28.5, y - 44, x + 28.5, y + 44),
                       (("9D", 0.42), ("8D", 0.16)), box_conf)
     ev2, t = run(tr, lambda t: [*lying(t), whole], t0=t, seconds=0.8)
     assert plays(events + ev + ev2) == [("N", "7H"), ("W", "8H")] + (
