@@ -95,7 +95,8 @@ class WeakStreaks:
                 out.append(d)
                 continue
             card = sighting.card
-            clear = named_by_lead(d, STREAK_SEEN, STREAK_LEAD, played) is not None
+            rival = sighting.alternatives[0][1] if sighting.alternatives else 0.0
+            clear = sighting.confidence >= STREAK_LEAD * rival
             before = next((s for s in self._streaks if s.card == card
                            and iou(s.box, d.box) >= SAME_PLACE), None)
             frames = (before.frames if before else [])[-(LONG_FRAMES - 1):]
@@ -103,13 +104,11 @@ class WeakStreaks:
             bare = before.bare_before if before else self._was_bare(d.box)
             streak = _Streak(card, d.box, [*frames, (t, sighting)], [*clears, clear], bare)
             streaks.append(streak)
-            counts = len(streak.frames) >= LONG_FRAMES or (
-                len(streak.frames) >= STREAK_FRAMES and all(streak.clear[-STREAK_FRAMES:]))
-            if counts and bare and card not in named:
+            short = len(streak.frames) >= STREAK_FRAMES and all(streak.clear[-STREAK_FRAMES:])
+            if (short or len(streak.frames) >= LONG_FRAMES) and bare and card not in named:
                 named.add(card)
                 out.append(sighting)
-                promoted.append(streak.frames[-STREAK_FRAMES:] if all(
-                    streak.clear[-STREAK_FRAMES:]) else streak.frames)
+                promoted.append(streak.frames[-STREAK_FRAMES:] if short else streak.frames)
             else:
                 out.append(d)
         self._streaks = streaks  # (a streak not read alike this frame ends)
