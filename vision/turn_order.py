@@ -116,8 +116,8 @@ class TurnOrder:
                 continue  # (a card held for its turn waits for this one, not the reverse)
             if o.zone == tr.zone and o.echo_of(tr):
                 continue  # two boxes on one card (its box jumping between two fits): no other
-            if in_flight(o, tr, s.sure_conf):
-                continue  # the card in the hand that put it down, left behind: no other
+            if in_flight(o, tr, s.sure_conf) or moved_away(o, self.tracks, t, s):
+                continue  # the card on its way down, left behind or carried on: no other
             if len(o.times) >= 2 and o.settled_since < tr.settled_since:
                 return True
             if turn is not None and o.zone == turn and tr.zone != turn and len(o.times) >= 2:

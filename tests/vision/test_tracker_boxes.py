@@ -445,3 +445,23 @@ def test_a_box_seen_beside_it_after_it_came_to_rest_is_waited_for() -> None:
     tr, play, rest = _put_down_beside({0, 3})
     assert (play["data"]["seat"], play["data"]["card"]) == ("W", "8C")
     assert play["data"]["t"] - (rest + 0.1) > tr.settings.forget_s
+
+
+def test_a_card_read_surely_on_its_way_through_another_place_does_not_delay_it() -> None:
+    # Seed 2213 deal 4 (2304x1296): N's KH, read KH surely three frames in E's place on its way
+    # down, then in N's place from the frame after, read 0.95-0.99: N's play waited 0.6 s for
+    # that box to be forgotten, as for an older card unconfirmed. It is the same card, carried
+    # on (`moved_away`): one of each card in a deck.
+    tr = dealt_by_referee("E")  # N leads, then W
+    events, t = run(tr, lying_at({"N": "8D"}), seconds=1.0)
+    assert plays(events) == [("N", "8D")]
+
+    def script(s: float):
+        frame = round((s - t) * 10)
+        on_its_way = [det("8C", "S", 0.95)] if frame < 3 else []
+        return [det("8D", "N"), *on_its_way, *([det("8C", "W", 0.95)] if frame >= 3 else [])]
+
+    ev, _ = run(tr, script, t0=t, seconds=2.0)
+    [play] = [e for e in ev if e["type"] == "card_played"]
+    assert (play["data"]["seat"], play["data"]["card"]) == ("W", "8C")
+    assert play["data"]["t"] - (t + 0.3) <= tr.settings.steady_s + 0.05  # not forget_s later
