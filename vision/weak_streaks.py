@@ -82,7 +82,8 @@ class WeakStreaks:
         """This frame's `detections`, each unnamed box ending a streak of STREAK_FRAMES named
         its card (at its reading, under 0.5); and each such streak's frames, (time, sighting),
         this one last. Readings of cards `played` are passed over; not a card a box names this
-        frame; only boxes `eligible` (in front of a seat, on no mark of the felt, on no card
+        frame (if that box lies on the streak's, the streak's frames are handed back, that box
+        last); only boxes `eligible` (in front of a seat, on no mark of the felt, on no card
         recorded) count."""
         named = {d.card for d in detections if d.card != UNNAMED}
         streaks: list[_Streak] = []
@@ -105,12 +106,20 @@ class WeakStreaks:
             streak = _Streak(card, d.box, [*frames, (t, sighting)], [*clears, clear], bare)
             streaks.append(streak)
             short = len(streak.frames) >= STREAK_FRAMES and all(streak.clear[-STREAK_FRAMES:])
-            if (short or len(streak.frames) >= LONG_FRAMES) and bare and card not in named:
+            kept = streak.frames[-STREAK_FRAMES:] if short else streak.frames
+            counts = (short or len(streak.frames) >= LONG_FRAMES) and bare
+            if counts and card not in named:
                 named.add(card)
                 out.append(sighting)
-                promoted.append(streak.frames[-STREAK_FRAMES:] if short else streak.frames)
-            else:
-                out.append(d)
+                promoted.append(kept)
+                continue
+            out.append(d)
+            # A second box on it that names it this frame (one the felt's picture found, seed
+            # 2204 deal 3): that card, seen since the streak's first frame.
+            twin = next((o for o in detections if o.card == card
+                         and iou(o.box, d.box) >= SAME_PLACE), None) if counts else None
+            if twin is not None:
+                promoted.append([*kept[:-1], (t, twin)])
         self._streaks = streaks  # (a streak not read alike this frame ends)
         self._boxes.append((t, [d.box for d in detections]))
         while self._boxes and self._boxes[0][0] < t - CLEAR_S:

@@ -121,3 +121,30 @@ def test_a_place_boxed_as_no_card_then_read_weakly_alike_is_no_card_put_down() -
     frames = [[pad]] * 25 + [[read]] * 5
     assert all(p == [] for _o, p in feed(WeakStreaks(), frames))
     assert any(p for _o, p in feed(WeakStreaks(), [[]] * 25 + [[read]] * 5))
+
+
+def test_a_streak_a_second_box_names_plainly_hands_back_its_frames_that_box_last() -> None:
+    # Seed 2204 deal 3: W's JC, boxed at 0.82 and read JC 0.40-0.44 / JS 0.22-0.28 three
+    # frames, was named JC 0.5 on the third by a second box on it (found on the felt's
+    # picture): its track began there, 0.3 s after the card lay, and it was recorded 0.59 s
+    # after it settled.
+    box = weak((("JC", 0.42), ("JS", 0.22)))
+    twin = det("JC", (SPOT["N"][0] + 4, SPOT["N"][1] + 3), 0.5)
+    elsewhere = det("JC", "S", 0.5)
+    (out, (frames,)) = feed(WeakStreaks(), [[], [box], [box], [box, twin]])[-1]
+    assert out == [box, twin]  # (no second sighting of the card: the named box stands)
+    assert [when for when, _d in frames] == [0.1, 0.2, 0.3] and frames[-1][1] is twin
+    assert all(p == [] for _o, p in feed(WeakStreaks(), [[], [box], [box], [box, elsewhere]]))
+
+
+def test_a_card_read_weakly_then_named_by_a_second_box_on_it_is_seen_from_the_first_frame(
+        ) -> None:
+    tr = dealt_by_referee("E")  # N leads
+    box = weak((("9D", 0.45), ("TD", 0.15)))
+    twin = det("9D", (SPOT["N"][0] + 4, SPOT["N"][1] + 3), 0.55, (("TD", 0.2),))
+    events, _ = run(tr, lambda t: [] if t < 0.2 else [box] if t < 0.4 else [box, twin],
+                    seconds=2.0)
+    ((_kind, play),) = [(e["type"], e["data"]) for e in events]
+    assert (play["seat"], play["card"]) == ("N", "9D")
+    assert play["seen"] == 0.2  # from the streak's first frame, not the second box's
+    assert play["t"] <= 0.2 + tr.settings.steady_s + 0.1 + 1e-6
