@@ -58,7 +58,6 @@ class _Streak:
     card: str
     box: Box
     frames: list[tuple[float, Detection]] = field(default_factory=list)  # (time, sighting)
-    clear: list[bool] = field(default_factory=list)  # each frame's lead at least STREAK_LEAD
     bare_before: bool = False  # its place showed bare within CLEAR_S before it began
 
 
@@ -96,16 +95,14 @@ class WeakStreaks:
                 out.append(d)
                 continue
             card = sighting.card
-            rival = sighting.alternatives[0][1] if sighting.alternatives else 0.0
-            clear = sighting.confidence >= STREAK_LEAD * rival
             before = next((s for s in self._streaks if s.card == card
                            and iou(s.box, d.box) >= SAME_PLACE), None)
             frames = (before.frames if before else [])[-(LONG_FRAMES - 1):]
-            clears = (before.clear if before else [])[-(LONG_FRAMES - 1):]
             bare = before.bare_before if before else self._was_bare(d.box)
-            streak = _Streak(card, d.box, [*frames, (t, sighting)], [*clears, clear], bare)
+            streak = _Streak(card, d.box, [*frames, (t, sighting)], bare)
             streaks.append(streak)
-            short = len(streak.frames) >= STREAK_FRAMES and all(streak.clear[-STREAK_FRAMES:])
+            short = len(streak.frames) >= STREAK_FRAMES and all(
+                _clear(seen) for _when, seen in streak.frames[-STREAK_FRAMES:])
             kept = streak.frames[-STREAK_FRAMES:] if short else streak.frames
             counts = (short or len(streak.frames) >= LONG_FRAMES) and bare
             if counts and card not in named:
@@ -125,3 +122,9 @@ class WeakStreaks:
         while self._boxes and self._boxes[0][0] < t - CLEAR_S:
             self._boxes.popleft()
         return out, promoted
+
+
+def _clear(sighting: Detection) -> bool:
+    """Whether a streak's sighting reads its card STREAK_LEAD times its next reading."""
+    rival = sighting.alternatives[0][1] if sighting.alternatives else 0.0
+    return sighting.confidence >= STREAK_LEAD * rival
