@@ -84,6 +84,32 @@ class ReadingFixes:
         for fix in card_seen_twice(self.view, self.tracks, card, share, rival):
             self._correct(fix, out)
 
+    def _recall_recorded(self, tr: CardTrack, out: list[Event]) -> None:
+        """A play recorded as another card, its own best reading taken (in doubt), whose last
+        LATELY sightings since it came to rest all read that card at RENAME_SURE or more, is
+        judged as if it landed now (`card_seen_twice`, with its readings now): the earlier
+        play renamed, it takes its card, in doubt. Seed 2214 at 2304x1296, deal 2: S's 9D,
+        read 8D 0.57 under the hand, was recorded so in doubt; N's 8D, read 8D 0.78 (not
+        clearly enough more surely than S's then) and 0.93-0.98 from then on, was recorded
+        9D in doubt; the two were swapped at the sweep, 6.4 s later (`recorded_twice`)."""
+        if tr.state != "played" or tr.hinted or tr.zone not in SEATS:
+            return
+        lately = tr.read_lately()
+        if lately is None or lately[0] == tr.card or lately[1] < RENAME_SURE \
+                or self.view.play_of(lately[0]) is None:
+            return
+        card, share = tr.best()
+        readings = tr.readings()
+        rival = max((v for c, v in readings if c != card
+                     and (c == tr.card or c not in self.view.played)), default=0.0)
+        at = self.view.play_of(tr.card)  # (before the earlier play may be renamed its card)
+        fixes = card_seen_twice(self.view, self.tracks, card, share, rival, but=tr.card)
+        for fix in fixes:
+            self._correct(fix, out)
+        if fixes:  # (`card` is free now)
+            self._rename_by_votes(tr, [(card, 1.0), *((c, v) for c, v in readings if c != card)],
+                                  out, at)
+
     def _weigh_recorded_twice(self, out: list[Event]) -> None:
         """The trick on the table is being gathered (its cards' votes are final): each of its
         plays whose votes now favour a card recorded at another play is weighed against that
@@ -200,6 +226,7 @@ class ReadingFixes:
         judged again later (`_recheck_sure`)."""
         s = self.settings
         for tr in self.tracks:
+            self._recall_recorded(tr, out)
             if tr.doubt_settled is None:
                 self._recheck_sure(tr, t, out)
                 continue
@@ -279,9 +306,9 @@ class ReadingFixes:
             self._rename_by_votes(tr, with_echoes(tr), out)
 
     def _rename_by_votes(self, tr: CardTrack, readings: list[tuple[str, float]],
-                         out: list[Event]) -> None:
+                         out: list[Event], index: int | None = None) -> None:
         top, share = readings[0]
-        index = self.view.play_of(tr.card)
+        index = self.view.play_of(tr.card) if index is None else index
         if top == tr.card or share < RECHECK_SHARE or index is None \
                 or self.view.choose_again(readings, index) != top:
             return

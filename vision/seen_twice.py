@@ -51,7 +51,7 @@ def seen_again(view: DealView, tracks: Sequence[CardTrack], tr: CardTrack,
 
 
 def card_seen_twice(view: DealView, tracks: Sequence[CardTrack], card: str,
-                    share_now: float, rival: float = 0.0) -> list[Fix]:
+                    share_now: float, rival: float = 0.0, but: str | None = None) -> list[Fix]:
     """`card` is clearly seen landing (`share_now` of its votes), yet was recorded before: the
     earlier play, its right card and its track, when its own picture has since come to read as
     another card, or it was read less surely than this one and its second reading, a card not
@@ -63,11 +63,12 @@ def card_seen_twice(view: DealView, tracks: Sequence[CardTrack], card: str,
     the renamings (`_companion`; the new card's odds are its share against the rest): then
     that play's renaming comes first. Seed 2184 deal 12, gnome-ancient_french at 640x480: the
     first trick's clubs all read as spades, W's 7C 7S 0.55 / 7C 0.42, E's TC TS 0.62 / TC 0.31;
-    E's TS, read 0.95 in a later trick, was recorded unread, as TC alone let N's 9S win."""
+    E's TS, read 0.95 in a later trick, was recorded unread, as TC alone let N's 9S win.
+    `but`: a card counted as not played (the one the new card was recorded as, if it was)."""
     old = track_of(tracks, card)
     if old is None:
         return []
-    best = old.misread_as(card, share_now, view.played)
+    best = old.misread_as(card, share_now, view.played - {but} if but else view.played)
     if best is None or dict(old.readings()).get(best, 0.0) < rival:
         return []
     index = view.play_of(card)
