@@ -92,7 +92,7 @@ class ReadingFixes:
         read 8D 0.57 under the hand, was recorded so in doubt; N's 8D, read 8D 0.78 (not
         clearly enough more surely than S's then) and 0.93-0.98 from then on, was recorded
         9D in doubt; the two were swapped at the sweep, 6.4 s later (`recorded_twice`)."""
-        if tr.state != "played" or tr.hinted or tr.zone not in SEATS:
+        if tr.state != "played" or tr.hinted or tr.card is None or tr.zone not in SEATS:
             return
         lately = tr.read_lately()
         if lately is None or lately[0] == tr.card or lately[1] < RENAME_SURE \
@@ -106,7 +106,7 @@ class ReadingFixes:
         fixes = card_seen_twice(self.view, self.tracks, card, share, rival, but=tr.card)
         for fix in fixes:
             self._correct(fix, out)
-        if fixes:  # (`card` is free now)
+        if fixes:  # (`card` is free now, and read at 1.0 no rule rules it out: it takes it)
             self._rename_by_votes(tr, [(card, 1.0), *((c, v) for c, v in readings if c != card)],
                                   out, at)
 
