@@ -5,7 +5,8 @@ when its trick is gathered: `_weigh_echoes`; by an echo on the whole card when i
 part: `_rename_by_whole_card`), two kinds, both decided here and written by the
 tracker as `correction` events (actor camera):
 - a card seen twice: a card clearly read landing was recorded earlier, so one of the two readings
-  is wrong (`vision.seen_twice`: as it lands, and when its trick is gathered);
+  is wrong (`vision.seen_twice`: as it lands, once a play recorded as another card, its own
+  taken, reads it surely, and when its trick is gathered);
 - a trick the next one says was won by another seat: the first card of the new trick lies in
   front of a seat that cannot lead by the readings of the last trick, while a seat that could put
   its card down after it; the likeliest other reading of a card of the last trick (or two of its

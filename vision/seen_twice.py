@@ -5,7 +5,9 @@ recorded earlier, one of the two readings is wrong. Part of the tracker's correc
 Two moments ask it:
 - a card clearly seen landing reads as a card already recorded (`card_seen_twice`): the earlier
   play is renamed when its own votes say what it was (and another play of its trick, when the
-  rules need it to keep who won that trick);
+  rules need it to keep who won that trick); asked again, with its readings then, of a play
+  recorded as another card (its own best reading taken) once it reads that card surely
+  (`ReadingFixes._recall_recorded`);
 - a play whose votes, by the time its trick is gathered, favour a card recorded at another play
   (`recorded_twice`; its first frames, under the hand, read another card): both are renamed when
   the two pictures' odds favour that (and a third play of the earlier trick, when the rules
