@@ -99,21 +99,6 @@ def test_patches_of_the_felt_on_a_card_the_box_model_boxes_do_not_hold_it_back()
     ((_kind, play),) = [(e["type"], e["data"]) for e in events]
     assert (play["seat"], play["card"]) == ("N", "7H")
     assert play["seen"] == 0.0 and play["t"] <= tr.settings.steady_s + 1e-6
-    # On a box the box model found read under PLAIN (under the hand putting it down), a patch
-    # read plainly is where the card lies: it comes to rest where the patch lies (seed 2208
-    # deal 2 at 2304x1296: N's 9S).
-    tr = dealt_by_referee("E")
-    under = (x - 28.5, y - 59, x + 28.5, y + 29)
-
-    def put_down(t):
-        k = round(t * 10)
-        if k < 3:
-            return [Detection("7H", 0.45, under, (), 0.6)]
-        return [Detection("7H", 0.9, boxes["M"], (), 0.8 if k >= 6 else None)]
-
-    events, _ = run(tr, put_down, seconds=1.5)
-    ((_kind, play),) = [(e["type"], e["data"]) for e in events]
-    assert play["seen"] == 0.3
     # A patch mostly off the box model's box is the card slid: it comes to rest there.
     tr = dealt_by_referee("E")
     slid = (x + 1.5, y - 44, x + 58.5, y + 44)
