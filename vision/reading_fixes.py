@@ -75,15 +75,18 @@ class ReadingFixes:
                 o.state == "played" and o.card == top for o in self.tracks):
             self._recall(tr, out)
 
-    def _recall(self, tr: CardTrack, out: list[Event]) -> None:
+    def _recall(self, tr: CardTrack, out: list[Event]) -> bool:
         """`tr` is clearly seen landing as a card recorded before: a deck holds one, so the
         earlier reading is corrected when its own votes tell what it was, better than `tr`'s
-        own other reading (`card_seen_twice`)."""
-        readings = tr.readings()
+        own other reading (`card_seen_twice`; a name `tr` was recorded under counts as free).
+        Whether it was."""
         card, share = tr.best()
-        rival = max((v for c, v in readings[1:] if c not in self.view.played), default=0.0)
-        for fix in card_seen_twice(self.view, self.tracks, card, share, rival):
+        rival = max((v for _c, v in self.view.unplayed(tr.readings()[1:], but=tr.card)),
+                    default=0.0)
+        fixes = card_seen_twice(self.view, self.tracks, card, share, rival, but=tr.card)
+        for fix in fixes:
             self._correct(fix, out)
+        return bool(fixes)
 
     def _recall_recorded(self, tr: CardTrack, out: list[Event]) -> None:
         """A play recorded as another card, its own best reading taken (in doubt), whose last
@@ -99,17 +102,11 @@ class ReadingFixes:
         if lately is None or lately[0] == tr.card or lately[1] < RENAME_SURE \
                 or self.view.play_of(lately[0]) is None:
             return
-        card, share = tr.best()
-        readings = tr.readings()
-        rival = max((v for c, v in readings if c != card
-                     and (c == tr.card or c not in self.view.played)), default=0.0)
         at = self.view.play_of(tr.card)  # (before the earlier play may be renamed its card)
-        fixes = card_seen_twice(self.view, self.tracks, card, share, rival, but=tr.card)
-        for fix in fixes:
-            self._correct(fix, out)
-        if fixes:  # (`card` is free now, and read at 1.0 no rule rules it out: it takes it)
-            self._rename_by_votes(tr, [(card, 1.0), *((c, v) for c, v in readings if c != card)],
-                                  out, at)
+        if self._recall(tr, out):  # (its card is free now, and read at 1.0 it takes it)
+            card = tr.best()[0]
+            self._rename_by_votes(
+                tr, [(card, 1.0), *((c, v) for c, v in tr.readings() if c != card)], out, at)
 
     def _weigh_recorded_twice(self, out: list[Event]) -> None:
         """The trick on the table is being gathered (its cards' votes are final): each of its

@@ -65,7 +65,7 @@ class Recording:
         def _fill_unread(self, tr: CardTrack, t: float, out: list[Event]) -> bool:
             ...
 
-        def _recall(self, tr: CardTrack, out: list[Event]) -> None:
+        def _recall(self, tr: CardTrack, out: list[Event]) -> bool:
             ...
 
         def _gather(self, out: list[Event], committing: CardTrack | None = None) -> None:
