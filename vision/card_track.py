@@ -16,7 +16,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from vision.detections import UNNAMED, Detection, inside, iou
+from vision.detections import UNNAMED, Detection, area, inside, iou
 from vision.geometry import SEATS
 
 # A candidate whose box covers this much of a played card's (IoU), both seen, is that card; so is
@@ -25,6 +25,7 @@ from vision.geometry import SEATS
 ECHO_IOU = 0.5
 ECHO_INSIDE = 0.5
 ECHO_SHARE = 0.05
+PART_GROWTH = 1.25  # how much larger than a part of a card the box of the whole card is
 # A card whose last LATELY sightings since it came to rest all read one name reads that name at
 # least as clearly as the least of them (`CardTrack.best`). 3 and 4 gave the same figures on the
 # simulated sets; 4 is the safer.
@@ -78,6 +79,7 @@ class CardTrack:
     # gathered, still lying there: its readings are never a play)
     state: str = "candidate"
     card: str | None = None  # the name it was recorded under
+    recorded_box: tuple[float, float, float, float] | None = None  # its box then
     held: bool = False  # steady but out of turn: kept (even once gone) until its turn comes
     recent: deque[tuple[float, str, float]] = field(default_factory=lambda: deque(maxlen=LATELY))
     # Last time something lay where it lies: a sighting, or a box on it read too weakly to name
@@ -223,6 +225,17 @@ class CardTrack:
         # The played card's box lay on a part of it (a hand over the rest), this one on the whole
         # card: while its trick is incomplete, the seat that played it puts no other card down.
         return not strict and self.zone == played.zone and reads_it and self.holds_part_of(played)
+
+    def shows_whole_of(self, played: CardTrack) -> bool:
+        """Whether this box holds the `played` card's box as the whole card holds a part of it
+        (`holds_part_of`), and the box it was recorded from by PART_GROWTH: a box as large as
+        that, beside it, is the card boxed again, its reading no better (seed 2215 at
+        2304x1296 deal 1: E's 9H, recorded from a box 38x30 px, was renamed 8H 5.8 s later by
+        a box 36x32 px 6 px aside, read 8H 0.65, as its own box shrank to 28x27 a frame; back
+        at the sweep)."""
+        recorded = played.recorded_box or played.box
+        return self.holds_part_of(played) and recorded is not None and self.box is not None \
+            and area(self.box) >= PART_GROWTH * area(recorded)
 
     def holds_part_of(self, played: CardTrack) -> bool:
         """Whether this box holds most of the `played` card's box without being a second box on

@@ -67,6 +67,11 @@ def iou(a: Sequence[float], b: Sequence[float]) -> float:
     return inter / union if union > 0 else 0.0
 
 
+def area(box: Sequence[float]) -> float:
+    """The area of an xyxy box."""
+    return max(box[2] - box[0], 0.0) * max(box[3] - box[1], 0.0)
+
+
 def inside(a: Sequence[float], b: Sequence[float]) -> float:
     """The share of xyxy box `a` that lies inside box `b`."""
     w = min(a[2], b[2]) - max(a[0], b[0])

@@ -327,7 +327,7 @@ class Gathering:
             return False
         index, before = next(iter(early.items())) if early \
             else (start + trick.index((tr.zone, None)), None)
-        tr.state, tr.card = "played", card
+        tr.state, tr.card, tr.recorded_box = "played", card, tr.box
         if before is not None:  # the track of the weak readings gives way to this one
             self.tracks = [o for o in self.tracks if not (o.hinted and o.card == before)]
         # (`_emit` gives it the frame time: when it was read, the time of its play; its other

@@ -288,7 +288,7 @@ class ReadingFixes:
                 continue
             for echo in tr.echoes:
                 lately = echo.read_lately()
-                if lately is None or lately[0] == tr.card or not echo.holds_part_of(tr):
+                if lately is None or lately[0] == tr.card or not echo.shows_whole_of(tr):
                     continue
                 card = tr.card
                 self._rename_by_votes(tr, echo.readings(), out)

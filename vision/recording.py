@@ -137,7 +137,7 @@ class Recording:
         tr.name_doubted = confidence < s.sure_conf or card_share < DOUBTED_SHARE
         uncertain = resolved or not seat_sure or tr.name_doubted
         others = alternatives(readings, card)
-        tr.state, tr.card = "played", card
+        tr.state, tr.card, tr.recorded_box = "played", card, tr.box
         if clear < 0.6 and t - tr.settled_since - s.steady_s < s.max_wait:
             tr.doubt_settled = tr.settled_since  # recorded in doubt without waiting
         data = {

@@ -16,7 +16,7 @@ from tracker_script import (
     started,
 )
 
-from vision.detections import Detection
+from vision.detections import Detection, inside, iou
 from vision.reading_fixes import RECHECK_S
 from vision.seen_twice import BESIDE_SHARE
 
@@ -418,6 +418,31 @@ def test_the_whole_card_seen_after_a_box_on_part_of_it_was_recorded_is_that_play
         {"play": 0, "card": "QH", "before": "KH", "uncertain": True}]
     assert fixes[0]["data"]["t"] == pytest.approx(whole_from + 0.3)
     assert tr.view.plays[0] == ("S", "QH") and tr.view.leaders() == {"E"}
+
+
+def test_a_box_beside_a_play_as_large_as_the_one_it_was_recorded_from_is_not_its_whole_card(
+) -> None:
+    # Seed 2215 (2304x1296, read on the main picture), deal 1: E's 9H, recorded right in doubt
+    # from a box 38x30 px, was boxed a second time 6 px aside, 36x32 px, read 8H 0.62-0.65 (the
+    # play's box two thirds inside it). When the play's own box shrank to a part of the card a
+    # frame, that box was taken for the whole card and renamed it 8H, 5.8 s after it was
+    # recorded; the sweep renamed it back.
+    tr = started("W", {"taker": "S", "bid": 80, "trump": "D"})  # S leads, then E, N, W
+    x, y = SPOT["S"]
+    own = det("9H", "S", 0.55, [("8H", 0.35)])
+    shrunk = Detection("9H", 0.55, (x - 14, y - 40, x + 14, y + 40), (("8H", 0.35),))
+    aside = det("8H", (x + 20, y), 0.63, [("9H", 0.3)])
+    assert 0.45 < iou(aside.box, own.box) < 0.5 and inside(own.box, aside.box) > 0.5
+    events, t = run(tr, lambda t: [own], seconds=0.6)
+    assert plays(events) == [("S", "9H")] and events[-1]["data"].get("uncertain")
+    lying: dict[str, str] = {}
+    for seat, card in (("E", "AH"), ("N", "TH"), ("W", "JH")):
+        lying[seat] = card
+        ev, t = run(tr, lambda t: [shrunk if round(t * 10) % 5 == 0 else own, aside,
+                                   *lying_at(lying)(t)], t0=t, seconds=1.2)
+        events += ev
+    assert plays(events) == [("S", "9H"), ("E", "AH"), ("N", "TH"), ("W", "JH")]
+    assert "correction" not in kinds(events)
 
 
 def _tricks(tr, tricks, t: float = 0.0):
