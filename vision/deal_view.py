@@ -15,7 +15,8 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
-from vision.card_track import DOUBTED_SHARE, vote_shares
+from vision.card_track import DOUBTED_SHARE
+from vision.votes import vote_shares
 
 # Weak readings (votes: the classifier's probabilities summed over frames) must favour one way
 # of filling the unread plays by this much over the next to name them.

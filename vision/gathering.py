@@ -15,13 +15,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from vision.card_track import CardTrack, alternatives
+from vision.card_track import CardTrack
 from vision.deal_view import DealView
 from vision.felt_marks import FeltMarks
 from vision.geometry import SEATS, TRICK
 from vision.leads import leader_in_doubt, seats_in_turn
 from vision.seen_twice import beside_itself
 from vision.still_objects import StillObjects
+from vision.votes import alternatives
 
 Event = dict[str, Any]
 # The last seat's card held this long (beyond steady_s) closes the trick: the missing cards had

@@ -22,13 +22,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from vision.card_track import DOUBTED_SHARE, CardTrack, by_share, track_of, with_echoes
+from vision.card_track import DOUBTED_SHARE, CardTrack, track_of, with_echoes
 from vision.deal_view import DealView
 from vision.detections import UNNAMED, Detection, iou
 from vision.felt_marks import Box, FeltMarks
 from vision.geometry import SEATS
 from vision.leads import FAINT_SHARE, in_turn_from, seats_in_turn, trick_won_by
 from vision.seen_twice import card_seen_twice, recorded_twice, seen_again
+from vision.votes import by_share
 
 Event = dict[str, Any]
 

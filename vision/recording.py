@@ -18,12 +18,13 @@ from collections import deque
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from vision.card_track import DOUBTED_SHARE, CardTrack, alternatives, dist
+from vision.card_track import DOUBTED_SHARE, CardTrack, dist
 from vision.deal_view import DealView
 from vision.geometry import SEATS, TableGeometry
 from vision.leads import leader_in_doubt
 from vision.seen_twice import beside_itself
 from vision.still_objects import StillObjects
+from vision.votes import alternatives
 
 Event = dict[str, Any]
 # A box before a seat under this share of the median size of the cards played is not a card.

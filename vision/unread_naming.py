@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from vision.card_track import CardTrack, alternatives, track_of, vote_shares
+from vision.card_track import CardTrack, track_of
 from vision.deal_view import DealView
 from vision.swaps import (
     SURE_SHARE,
@@ -32,6 +32,7 @@ from vision.swaps import (
     picture_odds,
     swap_chain,
 )
+from vision.votes import alternatives, vote_shares
 
 Event = dict[str, Any]
 Chain = list[tuple[int, str]]  # (play, card): the unread play first, then the plays renamed
