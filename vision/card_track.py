@@ -100,6 +100,9 @@ class CardTrack:
     # a card of that name read plainly before another seat is that seat's, not this one moved
     # (`misnamed_if_at`); at the deal's end, it may give its name up (`swaps.given_up`).
     name_doubted: bool = False
+    # Its box is the box model's, read plainly: a patch of the learnt felt on it (`see`) is no
+    # measure of where it lies.
+    modelled: bool = False
     # Second boxes on this card, in front of its seat, set aside as its echoes
     # (`TableTracker._drop_echoes`): their votes are votes for its name too (`with_echoes`).
     echoes: list[CardTrack] = field(default_factory=list)
@@ -274,15 +277,25 @@ class CardTrack:
         (`weak_sightings`) is a sighting but no measure of where the card lies: it often holds
         only the part of the card a hand leaves uncovered (seed 2115 deal 2). One that holds
         the card's box and that the box model is sure of shows more of it (`_grown`): the box
-        grows, where the card lay."""
+        grows, where the card lay. Nor is a patch of the learnt felt (no box model's score) on a
+        box of the box model's read plainly (`ECHO_IOU`): it holds what differs from the felt,
+        the card with a hand's shadow or less of it (seed 2204 deal 8 at 640x480: W's AH boxed
+        at 0.14-0.21 every other frame, patches 10-15 px aside and of changing heights between,
+        each taken for a move; recorded 0.6 s after it settled). On a box read under PLAIN, a
+        patch is a measure, grown or not (seed 2208 deal 2 at 2304x1296: N's 9S, first boxed
+        under the hand, read weakly, then grown; the patch read 9S 0.55 where it came to rest,
+        0.2 s before the box model's box)."""
         self.last_seen = self.present = t
         self.times.append(t)
         if det.box_conf is None or det.box_conf >= FAINT_BOX:
             self.faint = False
+        patch = det.box_conf is None and self.modelled and self.box is not None \
+            and iou(self.box, det.box) >= ECHO_IOU
         if self.box is not None and det.confidence < PLAIN and self._grown(det):
-            self.box = det.box  # (more of it shows where it lay: no move)
-        elif det.confidence >= PLAIN or self.box is None:
-            self.box = det.box
+            self.box = det.box  # (more of it shows where it lay: no move; read under PLAIN)
+        elif (det.confidence >= PLAIN and not patch) or self.box is None:
+            self.box = det.box  # (a first box read under PLAIN, too, but no measure then)
+            self.modelled = det.box_conf is not None and det.confidence >= PLAIN
             cx, cy = self.center
             if abs(cx - self.anchor[0]) + abs(cy - self.anchor[1]) > settle * self.size:
                 since, back = self._still_since(t, cx, cy, settle), self.rest_before

@@ -221,6 +221,7 @@ class Recording:
 
     def _merge(self, new: CardTrack, old: CardTrack) -> None:
         old.box, old.last_seen, old.zone = new.box, new.last_seen, new.zone
+        old.modelled = new.modelled
         old.hinted = False
         old.faint = old.faint and new.faint
         old.anchor, old.settled_since = new.anchor, new.settled_since
