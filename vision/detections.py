@@ -76,8 +76,8 @@ def inside(a: Sequence[float], b: Sequence[float]) -> float:
     """The share of xyxy box `a` that lies inside box `b`."""
     w = min(a[2], b[2]) - max(a[0], b[0])
     h = min(a[3], b[3]) - max(a[1], b[1])
-    area = (a[2] - a[0]) * (a[3] - a[1])
-    return w * h / area if w > 0 and h > 0 and area > 0 else 0.0
+    own = (a[2] - a[0]) * (a[3] - a[1])  # (inline, not `area`: called for every box pair)
+    return w * h / own if w > 0 and h > 0 and own > 0 else 0.0
 
 
 def one_per_card(detections: Iterable[Detection]) -> list[Detection]:
