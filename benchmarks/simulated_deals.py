@@ -261,6 +261,44 @@ def rejudge(folder: Path, deals: int) -> int:
     return 0
 
 
+def load_teacher(args: argparse.Namespace) -> tuple:
+    """The box model and classifier read afresh (not from the stage cache) for --teach-deck."""
+    from vision.classifier import DEFAULT_CLASSIFIER, CardClassifier
+    from vision.detector import load_detector
+
+    return (load_detector(args.model, boxes=True),
+            CardClassifier(args.classifier or DEFAULT_CLASSIFIER, threads=args.threads,
+                           turns=args.turns))
+
+
+def teach_deck(memory, sim: dict, main: bool, box_model, classifier) -> str:
+    """Teach `memory` the design of `sim` (a deal's meta) from a picture of its 32 cards laid
+    out, filmed at the deal's size (its seed drawn from the design's name) and read as the deals
+    are (`main`: boxes on the 640 px picture, names on the large one). Says how it went."""
+    import zlib
+
+    import cv2
+
+    from vision.artwork import load_textures
+    from vision.deck_teaching import LayoutError, find_layout
+    from vision.detections import iou
+    from vision.simulate import deck_layout
+
+    design, (w, h) = sim["design"], sim["size"]
+    image, truth = deck_layout(design, (w, h), zlib.crc32(design.encode()), load_textures())
+    small = cv2.resize(image, (640, round(640 * h / w)), interpolation=cv2.INTER_AREA) \
+        if main and w > 640 else image
+    try:
+        layout = find_layout(box_model, classifier, small, image if small is not image else None)
+    except LayoutError as exc:
+        return f"deck of {design} not taught: {exc}"
+    right = sum(card == max(truth, key=lambda t: iou(t[1], box))[0]
+                for card, box in zip(layout.cards, layout.boxes, strict=True))
+    taught = memory.teach(layout.cards, layout.features)
+    return (f"deck of {design} taught: {taught} cards, {right} of {len(layout.cards)} named right "
+            f"by their places ({layout.agree} read so by the classifier alone)")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=20)
@@ -305,12 +343,18 @@ def main(argv: list[str] | None = None) -> int:
                         help="two stages: a memory of each design's deck, learnt at each deal's "
                         "end and read with the classifier (vision.deck_memory; with --cache, the "
                         "two models' answers are cached: stage_cache.py)")
+    parser.add_argument("--teach-deck", action="store_true",
+                        help="with --deck-memory: before each design's first deal, teach its "
+                        "memory from a picture of the 32 cards laid out (vision.deck_teaching), "
+                        "as a referee would with `belote teach-deck`")
     parser.add_argument("--min-prob", type=float, default=None,
                         help="two stages: the least probability of a box's card to count "
                         "(default: vision.two_stage.DEFAULT_MIN_PROB)")
     args = parser.parse_args(argv)
     if args.deck_memory and not args.two_stage:
         parser.error("--deck-memory needs --two-stage")
+    if args.teach_deck and not args.deck_memory:
+        parser.error("--teach-deck needs --deck-memory")
     stages = None  # with the memory, --cache keeps the two models' answers (`StageCache`)
     if args.min_prob is None:
         from vision.two_stage import DEFAULT_MIN_PROB
@@ -374,12 +418,19 @@ def main(argv: list[str] | None = None) -> int:
 
     items, frames, wall = [], 0, 0.0
     memories: dict = {}  # design -> its deck memory: one table plays one deck all evening
+    teacher = None  # (box model, classifier) read afresh, for --teach-deck
     for path in tqdm(videos, desc="pipeline", unit="deal", file=sys.stderr):
         truth = json.loads(path.read_text(encoding="utf-8"))
         sim = truth["meta"]["simulated"]
         if args.deck_memory:
             from vision.deck_memory import DeckMemory
 
+            if args.teach_deck and sim["design"] not in memories:
+                if teacher is None:
+                    teacher = load_teacher(args)
+                memories[sim["design"]] = DeckMemory()
+                print(teach_deck(memories[sim["design"]], sim, args.main, *teacher),
+                      file=sys.stderr)
             detector.memory = memories.setdefault(sim["design"], DeckMemory())
         referee = {k: truth[k] for k in ("rules", "dealer", "contract")}
         referee["geometry"] = sim["geometry"]

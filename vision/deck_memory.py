@@ -121,6 +121,8 @@ class DeckMemory:
         self.sums: np.ndarray | None = None  # (32, F): sum of unit features per card
         self.counts = np.zeros(NONE, np.int64)
         self.deals = 0  # deals learnt from
+        # (sums, counts) of a deck shown card by card (`teach`): kept when a new game forgets
+        self.taught: tuple[np.ndarray, np.ndarray] | None = None
         # (cards learnt, their unit prototypes): made again only when it learns or forgets
         self._protos: tuple[np.ndarray, np.ndarray] | None = None
         self._crops: list[tuple[float, tuple[float, float, float, float], np.ndarray]] = []
@@ -212,11 +214,34 @@ class DeckMemory:
         return 0
 
     def forget(self) -> None:
-        """Forget the deck (and the file it was kept in)."""
-        self.sums, self.counts, self.deals, self._protos = None, np.zeros(NONE, np.int64), 0, None
+        """Forget what the deals taught (and the file it was kept in), all but a deck `teach`
+        gave: a new game may be played with another deck, but a deck taught is the referee's
+        word until taught again."""
+        self.deals, self._protos = 0, None
+        if self.taught is None:
+            self.sums, self.counts = None, np.zeros(NONE, np.int64)
+        else:
+            self.sums, self.counts = self.taught[0].copy(), self.taught[1].copy()
         self._forget_deal()
         if self.path is not None:
-            self.path.unlink(missing_ok=True)
+            if self.taught is None:
+                self.path.unlink(missing_ok=True)
+            else:
+                self.save(self.path)
+
+    def teach(self, cards: Sequence[str], features: np.ndarray) -> int:
+        """Start afresh with a deck shown card by card (`vision.deck_teaching`): `features`
+        (N, F), the classifier's pooled features of each of `cards`' crops, are those cards'
+        first prototypes; what the deals taught before is forgotten (another deck, perhaps).
+        Returns the number of cards taught."""
+        units = unit(np.asarray(features, np.float32)).astype(np.float64)
+        sums, counts = np.zeros((NONE, units.shape[1])), np.zeros(NONE, np.int64)
+        for card, feature in zip(cards, units, strict=True):
+            sums[LABELS.index(card)] += feature
+            counts[LABELS.index(card)] += 1
+        self.taught = (sums, counts)
+        self.forget()
+        return int((counts > 0).sum())
 
     def _settled(self) -> bool:
         """Whether the deal so far leaves no doubt to settle: every play read, each card once,
@@ -266,7 +291,10 @@ class DeckMemory:
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(path.name + ".tmp.npz")
-        np.savez(tmp, sums=self.sums, counts=self.counts, deals=self.deals)
+        arrays: dict[str, Any] = {"sums": self.sums, "counts": self.counts, "deals": self.deals}
+        if self.taught is not None:
+            arrays.update(taught_sums=self.taught[0], taught_counts=self.taught[1])
+        np.savez(tmp, **arrays)
         tmp.replace(path)
 
     def load(self, path: Path | str) -> bool:
@@ -277,11 +305,15 @@ class DeckMemory:
         try:
             with np.load(path) as data:
                 sums, counts, deals = data["sums"], data["counts"], int(data["deals"])
+                taught = ((data["taught_sums"], data["taught_counts"])
+                          if "taught_sums" in data.files else None)
         except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:
             raise ValueError(f"{path}: unreadable deck memory ({exc}); delete it to start "
                              "afresh") from None
         if sums.ndim != 2 or sums.shape[0] != NONE or counts.shape != (NONE,):
             raise ValueError(f"{path}: not a deck memory of {NONE} cards")
-        self.sums, self.counts, self.deals = sums, counts, deals
+        if taught is not None and (taught[0].shape != sums.shape or taught[1].shape != (NONE,)):
+            raise ValueError(f"{path}: its taught deck is not one of {NONE} cards")
+        self.sums, self.counts, self.deals, self.taught = sums, counts, deals, taught
         self._protos = None
         return True

@@ -193,6 +193,34 @@ def make_scene(design: str | Design, size: tuple[int, int], seed: int,
                       card_height=CARD_CM[1] * felt_px / TABLE_CM)
 
 
+def deck_layout(design: str | Design, size: tuple[int, int], seed: int,
+                textures: Sequence[np.ndarray], felt_share: float = FELT_SHARE
+                ) -> tuple[np.ndarray, list[tuple[str, tuple[float, float, float, float]]]]:
+    """A picture of a deck laid out to teach the deck memory (`vision.deck_teaching`), as the
+    table's camera sees it: the 32 cards face up in four rows of eight, one suit to a row (in an
+    order drawn from `seed`), 7 to A along each row (either way), each put down by hand (a few
+    mm and degrees off); and each card's box in the picture."""
+    from engine.cards import Card
+    from vision.deal_script import CardPose
+    from vision.deck_teaching import RANKS, SUITS
+
+    rng = random.Random(seed)
+    scene = make_scene(design, size, seed, textures, felt_share)
+    filming = Filming(scene, seed, felt_share=felt_share)
+    suits = rng.sample(SUITS, len(SUITS))
+    poses = []
+    for r, suit in enumerate(suits):
+        ranks = RANKS if rng.random() < 0.5 else RANKS[::-1]
+        for c, rank in enumerate(ranks):
+            x = (c - 3.5) * (CARD_CM[0] + 2.5) + rng.uniform(-0.4, 0.4)
+            y = (r - 1.5) * (CARD_CM[1] + 2.5) + rng.uniform(-0.4, 0.4)
+            poses.append(CardPose(Card.from_str(rank + suit), x, y, rng.uniform(-3.0, 3.0)))
+    layout = Scene(tuple(poses), ())
+    placements, occluders = filming.layout(layout)
+    _drawn, labels = scene.render(placements, occluders, effects=False)
+    return filming.frame(layout, 0), [(lab.card, lab.box) for lab in labels]
+
+
 def simulate_deal(
     out: Path,
     index: int,
