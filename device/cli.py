@@ -27,6 +27,7 @@ COMMANDS = (
     "export",
     "bench",
     "calibrate",
+    "teach",
 )
 
 

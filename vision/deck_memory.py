@@ -15,6 +15,10 @@ four held-out designs read 0.9874 -> 0.9970 top-1 (203 -> 48 errors of 16,163); 
     probs = memory.reread(probs, features)        # the two stages, each frame
     memory.saw(t, reader.last_crops)              # the loop: what was read, and when
     memory.witness(event)                         # the loop: plays, corrections, deal's end
+    memory.teach(cards, features)                 # `belote teach`: a deck shown card by card
+
+Before the first deal it knows nothing, unless the referee showed it the deck (`teach`,
+`vision.deck_teaching`): those prototypes start it, and a new game keeps them.
 
 It learns only at a deal's end, from the record as it then stands (corrections included: the
 cards most often misread are the ones most often corrected, and a memory without them was

@@ -79,8 +79,7 @@ def grid_rows(centres: np.ndarray, card_side: float) -> list[list[int]]:
     The rows run along the layout's long side or its short one, whichever splits the cards into
     four separate rows (the camera may be turned any way over the table)."""
     if len(centres) != ROWS * PER_ROW:
-        raise LayoutError(f"found {len(centres)} cards; lay all {ROWS * PER_ROW} face up, "
-                          f"in {ROWS} rows of {PER_ROW}, apart from each other")
+        raise _missing(len(centres))
     pts = centres - centres.mean(0)
     _, _, axes = np.linalg.svd(pts, full_matrices=False)  # the layout's two directions
     for along, across in ((axes[0], axes[1]), (axes[1], axes[0])):
@@ -96,6 +95,11 @@ def grid_rows(centres: np.ndarray, card_side: float) -> list[list[int]]:
             return [sorted((int(i) for i in r), key=lambda i: float(u[i])) for r in rows]
     raise LayoutError(f"the cards are not in {ROWS} rows of {PER_ROW}: lay one suit to a row, "
                       "the rows apart")
+
+
+def _missing(found: int) -> LayoutError:
+    return LayoutError(f"found {found} cards; lay all {ROWS * PER_ROW} face up, in {ROWS} rows "
+                       f"of {PER_ROW}, apart from each other")
 
 
 def name_rows(rows: Sequence[Sequence[int]], probs: np.ndarray) -> list[list[str]]:
@@ -126,6 +130,8 @@ def read_layout(bgr: np.ndarray, boxes: Sequence[Sequence[float]], classifier: o
     the classifier (`vision.classifier.CardClassifier`, with features) reads each box. Raises
     LayoutError."""
     found = [(float(b[0]), float(b[1]), float(b[2]), float(b[3])) for b in boxes]
+    if len(found) < ROWS * PER_ROW:
+        raise _missing(len(found))
     probs, features = classifier.read(bgr, found)  # type: ignore[attr-defined]
     if features is None:
         raise LayoutError("this classifier gives no features to learn from (an ensemble with "
