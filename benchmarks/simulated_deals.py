@@ -346,7 +346,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--teach-deck", action="store_true",
                         help="with --deck-memory: before each design's first deal, teach its "
                         "memory from a picture of the 32 cards laid out (vision.deck_teaching), "
-                        "as a referee would with `belote teach-deck`")
+                        "as a referee would with `belote teach`")
     parser.add_argument("--min-prob", type=float, default=None,
                         help="two stages: the least probability of a box's card to count "
                         "(default: vision.two_stage.DEFAULT_MIN_PROB)")

@@ -31,7 +31,7 @@ SUITS = ("S", "H", "D", "C")
 ROWS, PER_ROW = len(SUITS), len(RANKS)
 # The classifier must read at least this many of the 32 as the layout names them: a layout laid
 # otherwise (rows by rank, a card out of place) reads far fewer, and would teach the memory wrongly.
-# (The four held-out designs, grid pictures at 640x480 and 2304x1296: 27-32 of 32.)
+# (The four held-out designs' layouts filmed at 640x480 and 2304x1296: 30-32 of 32.)
 MIN_AGREE = 20
 # The box model's boxes from this score (its own bar in the two stages); the classifier says which
 # are cards.
@@ -58,7 +58,7 @@ class Layout:
     read: tuple[str, ...]  # each box's best reading by the classifier alone ("none" too)
     boxes: tuple[tuple[float, float, float, float], ...]
     features: np.ndarray  # (32, F): the classifier's pooled features of each box
-    rows: tuple[tuple[int, ...], ...]  # box indices of each row, 7 to A
+    rows: tuple[tuple[int, ...], ...]  # box indices of each row, in order along it
 
     @property
     def agree(self) -> int:
@@ -164,8 +164,9 @@ def find_layout(box_model: object, classifier: object, bgr: np.ndarray,
     """`read_layout` on the boxes the box model (`vision.detector.Detector`, class-agnostic
     `boxes`) finds from BOX_CONF in the largest picture given, looked at in tiles of each size
     of TILES in turn until one shows the layout: 32 cards laid side by side are closer than the
-    cards of a trick, which the box model was made for (2304x1296 pictures looked at whole, at
-    640x360, boxed 2-5 of a layout's 32 cards at 0.5; in tiles of 320 px, 28-32; of 640, 32)."""
+    cards of a trick, which the box model was made for (the four designs' layouts filmed at
+    2304x1296, looked at whole as the 640x360 picture: 2-5 of 32 boxed from 0.5; gnome-bellot's
+    in tiles of 640 px: all 32 boxed, of 320 or 1280 px: all but 2)."""
     picture = bgr if main is None else main
     failed: list[LayoutError] = []
     for tile in TILES:

@@ -90,7 +90,8 @@ def run(args: argparse.Namespace) -> int:
         _draw(image, layout, args.preview)
     try:
         memory = DeckMemory(memory_path)
-    except ValueError:  # an unreadable file: teaching starts afresh anyway
+    except ValueError as exc:  # an unreadable file: teaching starts afresh anyway
+        print(f"teach: note: {exc}; it is replaced", file=sys.stderr)
         Path(memory_path).unlink()
         memory = DeckMemory(memory_path)
     taught = memory.teach(layout.cards, layout.features)

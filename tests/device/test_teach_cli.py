@@ -37,9 +37,11 @@ def test_it_teaches_the_memory_prints_the_layout_and_draws_it(layout_picture, tm
     monkeypatch.setattr("device.commands.teach._models",
                         lambda config: (box_model, ReadsTheTruth(truth)))
     memory, preview = tmp_path / "deck.npz", tmp_path / "preview.jpg"
+    memory.write_bytes(b"not a deck memory")  # (an unreadable file is replaced, with a note)
     assert main(["teach", "--source", str(picture), "--memory", str(memory),
                  "--preview", str(preview)]) == 0
     out = capsys.readouterr()
+    assert "unreadable deck memory" in out.err
     rows = out.out.splitlines()
     assert len(rows) == 4 and all(len(row.split()) == 8 for row in rows)
     assert "32 cards taught" in out.err
