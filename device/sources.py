@@ -286,6 +286,34 @@ def open_source(
     )
 
 
+STILL_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp")
+
+
+def one_picture(spec: str, lores_size: tuple[int, int] = (640, 360)) -> Frame:
+    """One picture for a one-off job (calibration, teaching the deck): a still file, shrunk to
+    the detector's width with the original as `main`; else the 5th frame of a camera, video or
+    folder (a camera's exposure settles). Raises ValueError (SourceError too) naming `spec`."""
+    path = Path(spec)
+    if path.is_file() and path.suffix.lower() in STILL_SUFFIXES:
+        import cv2
+
+        image = cv2.imread(str(path))
+        if image is None:
+            raise ValueError(f"picture {spec!r}: cannot read it")
+        small, main = _pair(image, lores_size[0])
+        return Frame(small, 0.0, main)
+    source = open_source(spec, lores_size=lores_size)
+    try:
+        frame = None
+        for _ in range(5):
+            frame = source.read() or frame
+        if frame is None:
+            raise ValueError(f"source {spec!r}: no picture came")
+        return frame
+    finally:
+        source.close()
+
+
 class ResilientSource:
     """Keeps a live source alive: after `stall_s` without a frame it is closed and reopened,
     waiting 1, 2, 4 … `max_backoff_s` seconds between attempts. `state` is "up" or "down".

@@ -199,14 +199,8 @@ def tiled_boxes(box_model: object, bgr: np.ndarray, conf: float, tile: int = TIL
                 bx0, by0, bx1, by1 = d.box
                 score = d.box_conf if d.box_conf is not None else d.confidence
                 found.append((float(score), (bx0 + x0, by0 + y0, bx1 + x0, by1 + y0)))
-    return _merged([box for _score, box in sorted(found, key=lambda f: -f[0])])
-
-
-def _merged(boxes: Sequence[tuple[float, float, float, float]]
-            ) -> list[tuple[float, float, float, float]]:
-    """`boxes` (surest first) without those on a card an earlier one holds."""
     kept: list[tuple[float, float, float, float]] = []
-    for box in boxes:
+    for _score, box in sorted(found, key=lambda f: -f[0]):  # (surest first)
         if all(iou(box, k) < SAME_CARD and inside(box, k) < SAME_CARD
                and inside(k, box) < SAME_CARD for k in kept):
             kept.append(box)

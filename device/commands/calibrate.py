@@ -44,30 +44,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _grab(spec: str, width: int):  # type: ignore[no-untyped-def]
-    """One picture: a still image file, or the 5th frame of a camera/video (exposure settles)."""
-    import cv2
+    """One picture at the detector's `width`: a still image file, or the 5th frame of a
+    camera/video (exposure settles)."""
+    from device.sources import one_picture
 
-    from device.sources import open_source
-
-    path = Path(spec)
-    if path.is_file() and path.suffix.lower() in (".jpg", ".jpeg", ".png", ".bmp"):
-        image = cv2.imread(str(path))
-        if image is None:
-            raise ValueError(f"picture {spec!r}: cannot read it")
-        if image.shape[1] > width:
-            h = round(image.shape[0] * width / image.shape[1])
-            image = cv2.resize(image, (width, h), interpolation=cv2.INTER_AREA)
-        return image
-    source = open_source(spec, lores_size=(width, round(width * 9 / 16)))
-    try:
-        frame = None
-        for _ in range(5):
-            frame = source.read() or frame
-        if frame is None:
-            raise ValueError(f"source {spec!r}: no picture came")
-        return frame.image
-    finally:
-        source.close()
+    return one_picture(spec, (width, round(width * 9 / 16))).image
 
 
 def run(args: argparse.Namespace) -> int:

@@ -38,27 +38,10 @@ def _fail(message: str, code: int = 2) -> int:
 def _picture(spec: str, config: Any) -> Any:
     """The largest picture a source gives: a still file as it is, else the 5th frame of a
     camera or video (the exposure settles), its main stream where it has one."""
-    import cv2
+    from device.sources import one_picture
 
-    from device.sources import open_source
-
-    path = Path(spec)
-    if path.is_file() and path.suffix.lower() in (".jpg", ".jpeg", ".png", ".bmp"):
-        image = cv2.imread(str(path))
-        if image is None:
-            raise ValueError(f"picture {spec!r}: cannot read it")
-        return image
     cam = config.camera
-    source = open_source(spec, lores_size=(cam.lores_width, cam.lores_height))
-    try:
-        frame = None
-        for _ in range(5):
-            frame = source.read() or frame
-        if frame is None:
-            raise ValueError(f"source {spec!r}: no picture came")
-        return frame.full
-    finally:
-        source.close()
+    return one_picture(spec, (cam.lores_width, cam.lores_height)).full
 
 
 def run(args: argparse.Namespace) -> int:
