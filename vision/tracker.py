@@ -16,7 +16,8 @@ in its place (`vision.gathering`), filled when its card shows, named in doubt fr
 readings where it lies when they clearly favour one card, or named at the deal's end when the rest
 of the deal proves it (`vision.unread_naming`). A card lost under a hand and seen again keeps its
 first sighting, which says in what order the cards came. Later frames that prove an earlier
-reading wrong correct it (`vision.reading_fixes`).
+reading wrong correct it (`vision.reading_fixes`); a play in doubt whose box vanished while its
+trick lay there gives way to the card its seat has lain beside it since (`vision.vanished_plays`).
 
 Events are dicts `{"type": ..., "data": {...}}` as in docs/events.md; a `card_played` event also
 carries `"box"` (the card in image pixels) so the loop can cut an evidence picture.
@@ -41,6 +42,7 @@ from vision.still_objects import StillObjects, before_deal
 from vision.track_match import found_again, match_tracks
 from vision.turn_order import TurnOrder
 from vision.unread_naming import UnreadNaming
+from vision.vanished_plays import VanishedPlays
 from vision.weak_streaks import WeakStreaks
 
 Event = dict[str, Any]
@@ -88,7 +90,7 @@ class TrackerSettings:
         return cls(**{k: v for k, v in dict(cfg).items() if k in names})
 
 
-class TableTracker(Recording, Gathering, ReadingFixes, UnreadNaming, TurnOrder):
+class TableTracker(Recording, Gathering, ReadingFixes, UnreadNaming, TurnOrder, VanishedPlays):
     """Detections → events. Feed every frame, in time order; `observe` the referee's events."""
 
     def __init__(
@@ -120,6 +122,7 @@ class TableTracker(Recording, Gathering, ReadingFixes, UnreadNaming, TurnOrder):
         self._early: dict[int, str] = {}  # play: card named from those readings, in doubt
         # (play, plays recorded, plays unread): the cards the rules allow there as well as any
         self._early_fit: dict[tuple[int, int, int], set[str] | None] = {}
+        self._boxed: dict[CardTrack, float] = {}  # (`vision.vanished_plays`)
 
     # --- the event log -------------------------------------------------------------------------
 
@@ -241,6 +244,7 @@ class TableTracker(Recording, Gathering, ReadingFixes, UnreadNaming, TurnOrder):
         # trick's lead, which may come from the seat that was never read, is recorded.
         self._maybe_gather(t, out, early=True)
         self._mend_leader(t, out)
+        self._replace_vanished(t, detections, out)  # (before a card it makes a play is held)
         # A card held for its turn was steady when held; under a hand when its turn comes (the
         # last trick's winner corrected), it is still that seat's card. Not one unseen since
         # well before the whole trick went: it went with it (`_gather`; seed 2124 deal 10, read
@@ -368,7 +372,7 @@ class TableTracker(Recording, Gathering, ReadingFixes, UnreadNaming, TurnOrder):
         """A new deal: only cards not recorded yet are followed on; what was learnt of the last
         deal's tricks (weak readings, early names, the felt's marks) goes."""
         self.tracks = [tr for tr in self.tracks if tr.state == "candidate"]
-        self._hints, self._early, self._early_fit = {}, {}, {}
+        self._hints, self._early, self._early_fit, self._boxed = {}, {}, {}, {}
         self._felt_marks.forget()
         self._deal_seen = None
 
