@@ -17,10 +17,9 @@ def first_trick(patch_s: float = 0.4, real_from: float = 0.4, patch_conf: float 
                 next_at: float = 2.6, real_conf: float = 0.93, unnamed_s: float = 0.0,
                 seconds: float = 5.0):
     """Dealer E: N leads. A patch of the felt beside N's spot is read QC (`patch_conf`, TC
-    next) for `patch_s` s; N's 7D lies at N's spot from `real_from` s, read `real_conf` (7S
-    next); W's 8D comes
-    at `next_at` s, S's 9D and E's AD 0.6 s apart; the patch is boxed unnamed from `patch_s`
-    to `unnamed_s` s. Frames for `seconds` s. Returns (tracker, events)."""
+    next) for `patch_s` s, then boxed unnamed until `unnamed_s` s; N's 7D lies at N's spot
+    from `real_from` s, read `real_conf` (7S next); W's 8D comes at `next_at` s, S's 9D and
+    E's AD 0.6 s apart. Frames for `seconds` s. Returns (tracker, events)."""
     tr = started("E", {"taker": "N", "bid": 80, "trump": "S"})
     others = [("W", "8D"), ("S", "9D"), ("E", "AD")]
 
