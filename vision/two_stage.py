@@ -25,7 +25,8 @@ import numpy as np
 from vision.background import TableBackground
 from vision.classifier import DEFAULT_CLASSIFIER, LABELS, NONE, CardClassifier
 from vision.deck_memory import DeckMemory
-from vision.detections import CLASS_NAMES, UNNAMED, Detection, iou, one_per_card
+from vision.detections import CLASS_NAMES, UNNAMED, Detection, one_per_card
+from vision.still_rules import STILL_BOX_CONF, clear, non_card, second_readings, split_second_look
 
 DEFAULT_MIN_PROB = 0.5
 # On video, a box whose best card reads at least this (under min_prob, above "none") is passed
@@ -47,23 +48,6 @@ SURE_BOX = 0.6
 # out): bellot's 8S read none 0.53-0.68, 8S 0.14-0.22 for 0.6 s (seed 2200 deal 1), mostly
 # under WEAK_PROB.
 SURE_WEAK_PROB = 0.1
-# On a still picture nothing else decides (no tracker, no rules), so two more rules
-# (models/card_classifier.md, session 44). A reading under min_prob is still a card when it is
-# clear: at least CLEAR_PROB, CLEAR_LEAD times the next name, and "none" under CLEAR_NONE (the
-# mean of two classifiers softens a reading they share; chosen on the held-out renders: no more
-# backs or 2-6 reported, perfect images 37.0 -> 39.3% and 25.5 -> 28.3%). And a reading is no
-# card when "none" reaches STILL_NONE of it (a 6C read 7C 0.53 / none 0.20; chosen on held-out
-# crops: non-cards named 4 -> 2 of 269 and 2 -> 1 of 370, cards named right -0.7% and -1.1%).
-CLEAR_PROB = 0.3
-CLEAR_LEAD = 2.0
-CLEAR_NONE = 0.02
-STILL_NONE = 0.2
-# Still pictures are also looked at by a second box model (shipped: the same weights at 416 px,
-# which sees more of a photo's pixels), its boxes from STILL_BOX_CONF; one this close to a box of
-# the first model reads the same, so it is not read again. Chosen on held-out renders drawn at
-# 640-720 px (models/card_boxes.md, session 45): the lowest threshold adding no decoy anywhere.
-STILL_BOX_CONF = 0.5
-STILL_SAME_BOX = 0.8
 DEFAULT_TURNS = 4  # averaged over 4 quarter turns: real photos P 0.967 -> 0.984, R 0.878 -> 0.895
 BOX_CONF = 0.02  # class-agnostic box threshold: 0.1 boxed 51% of real cards, 0.02 boxed 88%
 BOX_MODEL_CONF = 0.1  # a one-class box model's own scores (chosen on data/synth_v2): card_boxes.md
@@ -92,25 +76,19 @@ def _detector_scores(d: Detection) -> np.ndarray:
     return scores
 
 
-def _clear(cards: np.ndarray, none: float) -> bool:
-    """Is a reading under the naming bar still clear (`CLEAR_PROB`, `CLEAR_LEAD`, `CLEAR_NONE`)?"""
-    runner_up, best = np.partition(cards, -2)[-2:]
-    return bool(best >= CLEAR_PROB and best >= CLEAR_LEAD * runner_up and none < CLEAR_NONE)
-
-
 def _read(
     box: tuple[float, float, float, float], row: np.ndarray, min_prob: float,
     still: bool = False, box_conf: float | None = None,
 ) -> Detection | None:
     """A detection from one box's card scores (33 columns, last = none), or None if vetoed.
-    `still` (a single picture): a clear reading under `min_prob` (`_clear`) is named too, and
+    `still` (a single picture): a clear reading under `min_prob` (`clear`) is named too, and
     a reading with "none" at STILL_NONE of it or more is not."""
     cards = row[:NONE]
     best = int(np.argmax(cards))
     none = float(row[NONE])
-    if none >= cards[best] or (still and none >= STILL_NONE * cards[best]):
+    if none >= cards[best] or (still and non_card(row)):
         return None
-    if cards[best] < min_prob and not (still and _clear(cards, none)):
+    if cards[best] < min_prob and not (still and clear(cards, none)):
         return None
     order = np.argsort(-cards)
     alternatives = tuple(
@@ -155,24 +133,31 @@ def refine(
     memory: DeckMemory | None = None,
     crops: list[tuple[tuple[float, float, float, float], np.ndarray]] | None = None,
     vetoed: list[tuple[float, float, float, float]] | None = None,
+    twins: Sequence[Sequence[Detection]] | None = None,
 ) -> list[Detection]:
     """Re-read each detection's box; drop the ones read as "none", keep one per card. With
     `weak_prob`, the boxes read too weakly to name follow, unnamed (`_weak`), and the boxes of
     the box model dropped are added to `vetoed` if given; `still`: the
     rules of a single picture (`_read`). With a deck `memory`, its readings are mixed in, and
     the boxes read as some card rather than "none" are added to `crops` with their features
-    (for it to learn from)."""
+    (for it to learn from). `twins` (one list per detection): other boxes on the same card,
+    read too, whose surer reading a box may take (`vision.still_rules`)."""
     if not detections:
         return []
     boxes = [d.box for d in detections]
+    extra = [t.box for ts in twins for t in ts] if twins is not None else []
     if memory is None:
-        probs = classifier.probabilities(bgr, boxes)
+        probs = classifier.probabilities(bgr, boxes + extra)
     else:
-        probs, features = classifier.read(bgr, boxes)
+        probs, features = classifier.read(bgr, boxes + extra)
         probs = memory.reread(probs, features)
+        if features is not None:
+            features = features[: len(boxes)]
         if crops is not None and features is not None:
             crops += [(d.box, f) for d, row, f in zip(detections, probs, features, strict=True)
                       if row[:NONE].max() > row[NONE]]
+    if extra and twins is not None:
+        probs = second_readings(probs, twins)
     out, weak = [], []
     for d, row in zip(detections, probs, strict=True):
         row = row.astype(np.float32)
@@ -258,17 +243,19 @@ class TwoStage:
         self.last_ms = 0.0  # both stages, last call: for `belote detect` and the health page
 
     def _read(self, bgr: np.ndarray, main: np.ndarray | None, boxes: Sequence[Detection],
-              weight: float, vetoed: list[tuple[float, float, float, float]] | None = None
-              ) -> list[Detection]:
+              weight: float, vetoed: list[tuple[float, float, float, float]] | None = None,
+              twins: Sequence[Sequence[Detection]] | None = None) -> list[Detection]:
         if main is None or main.shape[:2] == bgr.shape[:2]:
             return refine(bgr, boxes, self.classifier, self.min_prob, weight, self.weak_prob,
-                          self.still, self.memory, self.last_crops, vetoed)
+                          self.still, self.memory, self.last_crops, vetoed, twins)
         sx, sy = main.shape[1] / bgr.shape[1], main.shape[0] / bgr.shape[0]
         crops: list[tuple[tuple[float, float, float, float], np.ndarray]] = []
         big: list[tuple[float, float, float, float]] = []
         found = refine(main, [_scaled(d, sx, sy) for d in boxes], self.classifier,
                        self.min_prob, weight, self.weak_prob, self.still, self.memory, crops,
-                       big if vetoed is not None else None)
+                       big if vetoed is not None else None,
+                       None if twins is None else [[_scaled(t, sx, sy) for t in ts]
+                                                   for ts in twins])
         # (the memory matches crops with the tracker's boxes: in the small picture's pixels)
         self.last_crops += [(_scaled_box(box, 1 / sx, 1 / sy), f) for box, f in crops]
         if vetoed is not None:
@@ -310,12 +297,14 @@ class TwoStage:
             boxes = self._boxes(bgr, self.box_conf)
         else:
             boxes = self.detector.detect(bgr, conf=self.box_conf)
-        if self.still_boxes is not None:
-            boxes = list(boxes) + [d for d in self.still_boxes.boxes(bgr, STILL_BOX_CONF)
-                                   if all(iou(d.box, b.box) < STILL_SAME_BOX for b in boxes)]
+        twins = None
+        if self.still_boxes is not None:  # new boxes are read, and the first's twins beside them
+            new, twins = split_second_look(boxes, self.still_boxes.boxes(bgr, STILL_BOX_CONF))
+            boxes = list(boxes) + new
+            twins += [[] for _ in new]
         vetoed: list[tuple[float, float, float, float]] | None = (
             [] if self.weak_prob is not None else None)
-        found = self._read(bgr, main, boxes, self.detector_weight, vetoed)
+        found = self._read(bgr, main, boxes, self.detector_weight, vetoed, twins)
         if self.background is not None:  # then what differs from the felt where no card was read
             named = [d.box for d in found if d.card != UNNAMED]
             # Cards lying still lately, where the box model found nothing: a box found there,

@@ -509,11 +509,11 @@ def test_a_still_picture_reads_the_second_box_models_new_boxes_too() -> None:
     strip = Detection("?", 0.4, (0.0, 10.0, 12.0, 70.0))  # the part of it not under the top card
     again = Detection("?", 0.6, (1.0, 10.0, 40.0, 70.0))  # the first model's box, found again
     first, second = Boxes([whole]), Boxes([strip, again])
-    classifier = Seen([{"KH": 0.8}, {"9S": 0.7}])
+    classifier = Seen([{"KH": 0.8}, {"9S": 0.7}, {"KH": 0.7}])
     reader = TwoStage(first, classifier, box_conf=0.1, still=True, still_boxes=second)  # type: ignore[arg-type]
     found = reader.detect(np.zeros((100, 300, 3), np.uint8))
-    assert sorted(d.card for d in found) == ["9S", "KH"]
-    assert classifier.asked == [whole.box, strip.box]  # a box read already is not read again
+    assert sorted(d.card for d in found) == ["9S", "KH"]  # the box found again is no new card
+    assert classifier.asked == [whole.box, strip.box, again.box]  # (read as the first's twin)
     assert (first.asked, second.asked) == ([0.1], [STILL_BOX_CONF])
 
 
