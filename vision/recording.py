@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from vision.card_track import DOUBTED_SHARE, CardTrack, dist
 from vision.deal_view import DealView
+from vision.detections import CLASS_NAMES
 from vision.geometry import SEATS, TableGeometry
 from vision.leads import leader_in_doubt
 from vision.seen_twice import beside_itself
@@ -115,7 +116,8 @@ class Recording:
         if clear >= 0.6 and top in view.played:
             self._recall(tr, out)
         may_be = beside_itself(view, self.tracks, tr)  # (not a card lying elsewhere now)
-        if not view.news(may_be):
+        last = last_card(view) if tr.zone == view.turn else None
+        if last is None and not view.news(may_be):
             # Every reading a card already played: no new trick began. Named, the track keeps
             # the frames that read it alike (`match_tracks`): one object lying there, not a
             # new track each time it settles.
@@ -128,13 +130,13 @@ class Recording:
             self._gather(out, tr)  # the next trick has begun, so the last one was gathered
         leads = not view.trick_plays
         seat, seat_sure = self._seat(tr)
-        card, resolved = view.choose(may_be, seat)
+        card, resolved = (last, last != top) if last is not None else view.choose(may_be, seat)
         if card is None:
             tr.state = "ignored"  # every reading is a card already on the table
             return
-        confs = tr.conf.get(card) or [dict(readings)[card]]
+        confs = tr.conf.get(card) or [dict(readings).get(card, 0.0)]
         confidence = sum(confs) / len(confs)
-        card_share = clear if card == top else dict(readings)[card]
+        card_share = clear if card == top else dict(readings).get(card, 0.0)
         tr.name_doubted = confidence < s.sure_conf or card_share < DOUBTED_SHARE
         uncertain = resolved or not seat_sure or tr.name_doubted
         others = alternatives(readings, card)
@@ -238,3 +240,15 @@ class Recording:
         if self.geometry is not None and tr.box is not None:
             return self.geometry.nearest_seat(tr.center), False
         return "S", False
+
+
+def last_card(view: DealView) -> str | None:
+    """The deal's last card, once the other 31 plays are recorded with their cards: a deck holds
+    one of each, so the card put down in the place of the seat whose turn it is can only be the
+    one left, whatever its picture reads (None before). Seed 2218 deal 3: heruka's QC, read QS
+    0.55-0.65 (QS played in the 3rd trick) with QC 0.09-0.19, was E's last card; it waited
+    unrecorded until the video's end, and was deduced then, 4.5 s after it settled."""
+    if len(view.plays) != 31 or any(card is None for _seat, card in view.plays):
+        return None
+    left = set(CLASS_NAMES) - view.played
+    return left.pop() if len(left) == 1 else None
