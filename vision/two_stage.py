@@ -151,10 +151,10 @@ def refine(
     else:
         probs, features = classifier.read(bgr, boxes + extra)
         probs = memory.reread(probs, features)
-        if features is not None:
-            features = features[: len(boxes)]
-        if crops is not None and features is not None:
-            crops += [(d.box, f) for d, row, f in zip(detections, probs, features, strict=True)
+        if crops is not None and features is not None:  # (the detections' own crops)
+            n = len(boxes)
+            crops += [(d.box, f) for d, row, f in zip(detections, probs[:n], features[:n],
+                                                      strict=True)
                       if row[:NONE].max() > row[NONE]]
     if extra and twins is not None:
         probs = second_readings(probs, twins)
