@@ -116,7 +116,9 @@ class Recording:
         if clear >= 0.6 and top in view.played:
             self._recall(tr, out)
         may_be = beside_itself(view, self.tracks, tr)  # (not a card lying elsewhere now)
-        last = last_card(view) if tr.zone == view.turn else None
+        last = last_card(view)  # (then only in the place of the seat whose turn it is)
+        if last is not None and tr.zone != view.turn:
+            last = None
         if last is None and not view.news(may_be):
             # Every reading a card already played: no new trick began. Named, the track keeps
             # the frames that read it alike (`match_tracks`): one object lying there, not a
